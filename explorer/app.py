@@ -1,0 +1,238 @@
+"""``attention-explorer``: the command-line entry point of the app.
+
+Two faces share one command. ``attention-explorer train|translate|evaluate|info|data|average …``
+hands the arguments to the model's command line *without importing Qt*, so training on a headless
+server never needs a display. Anything else opens the window.
+
+Cold start: only Qt and the views are imported before the window is shown; the model worker imports
+torch on its own thread once the window has painted, so the first frame appears in well under 3 s.
+
+``--screenshot OUT.png`` loads the model, translates ``--sentence``, shows the chosen view, saves a PNG
+of the window and exits (0, or 1 with a one-line message on stderr). It works headless with
+``QT_QPA_PLATFORM=offscreen`` and is how documentation images and CI smoke tests are made.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from functools import partial
+
+CLI_COMMANDS = ("train", "translate", "evaluate", "info", "data", "average")
+VIEWS = ("grid", "head", "lines", "pe")
+KINDS = ("encoder", "decoder", "cross")
+SCREENSHOT_TIMEOUT_MS = 300_000  # a generous cap so a hung load cannot keep CI waiting forever
+SETTLE_MS = 200  # lets pyqtgraph finish its deferred layout before the window is grabbed
+
+
+def _size(text: str) -> tuple[int, int]:
+    try:
+        w, h = (int(v) for v in text.lower().split("x"))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected WIDTHxHEIGHT such as 1600x1000, got {text!r}")
+    if w < 200 or h < 150:
+        raise argparse.ArgumentTypeError(f"window size {text} is too small (at least 200x150)")
+    return w, h
+
+
+def _positive(text: str) -> int:
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError("layers and heads are numbered from 1")
+    return value
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="attention-explorer",
+        description="Look inside a Transformer translation model: every attention head, live.",
+        epilog=f"Model commands (no window): attention-explorer {{{','.join(CLI_COMMANDS)}}} --help",
+    )
+    parser.add_argument("--model", metavar="DIR", help="model folder to open (default: built-in)")
+    parser.add_argument("--screenshot", metavar="OUT.png", help="save a PNG of the window and exit")
+    parser.add_argument("--sentence", metavar="TEXT", help="sentence to translate first")
+    parser.add_argument("--view", choices=VIEWS, help="attention view to show, or 'pe'")
+    parser.add_argument("--kind", choices=KINDS, help="attention kind to show")
+    parser.add_argument("--layer", type=_positive, metavar="N", help="layer to show, from 1")
+    parser.add_argument("--head", type=_positive, metavar="N", help="head to show, from 1")
+    parser.add_argument("--size", type=_size, default=(1600, 1000), metavar="WxH",
+                        help="window size (default 1600x1000)")
+    parser.add_argument("--font-scale", type=float, default=1.0, metavar="F",
+                        help="scale all fonts, e.g. 1.5 for a large room")
+    return parser
+
+
+def one_line(message: str) -> str:
+    """Messages may span lines; a command-line failure should print exactly one."""
+    return " ".join(part.strip() for part in str(message).splitlines() if part.strip())
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point of the ``attention-explorer`` console script."""
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv and argv[0] in CLI_COMMANDS:
+        from model.cli import main as cli_main  # no Qt on this path
+
+        return int(cli_main(argv) or 0)
+    try:
+        args = build_parser().parse_args(argv)
+    except SystemExit as exc:  # --help, or a usage error argparse has already printed
+        return int(exc.code or 0)
+    return run_gui(args)
+
+
+def run_gui(args: argparse.Namespace) -> int:
+    from PySide6.QtCore import QTimer
+    from PySide6.QtWidgets import QApplication
+
+    from explorer import style
+
+    app = QApplication.instance() or QApplication(sys.argv[:1])
+    app.setApplicationName("Attention Explorer")
+    app.setOrganizationName("AttentionExplorer")
+    app.setDesktopFileName("attention-explorer")  # lets Wayland docks match the .desktop file
+    app.setWindowIcon(style.app_icon())
+    style.apply_theme(app)
+
+    from explorer.main_window import MainWindow  # after QApplication: views may create fonts
+
+    screenshot = bool(args.screenshot)
+    window = MainWindow(show_dialogs=not screenshot, remember_recent=not screenshot)
+    window.set_font_scale(args.font_scale)
+    window.resize(*args.size)
+    if args.sentence is not None:
+        window.translate_panel.set_text(args.sentence)
+    if args.view:
+        window.show_view(args.view)
+    if screenshot:
+        return _run_screenshot(app, window, args)
+
+    _apply_state_once(window, args, on_error=window.show_status)
+    start = partial(window.open_model, args.model) if args.model else window.load_default_model
+    # The worker's torch import competes with the GUI thread for the GIL; starting it only after
+    # the first frame is on screen keeps the window from appearing late and blank.
+    after_first_paint(window, start)
+    window.show()
+    return app.exec()
+
+
+def after_first_paint(widget, callback, fallback_ms: int = 1000) -> None:
+    """Call ``callback`` once, just after ``widget`` first paints (or after ``fallback_ms`` if it
+    is never exposed, e.g. started minimised)."""
+    from PySide6.QtCore import QEvent, QObject, QTimer
+
+    class _Watcher(QObject):
+        def eventFilter(self, obj, event):  # noqa: N802 - Qt override
+            if event.type() == QEvent.Type.Paint:
+                fire()
+            return False
+
+    done = []
+    watcher = _Watcher(widget)
+
+    def fire() -> None:
+        if not done:
+            done.append(True)
+            widget.removeEventFilter(watcher)
+            QTimer.singleShot(0, callback)  # after this paint has finished
+
+    widget.installEventFilter(watcher)
+    QTimer.singleShot(fallback_ms, fire)
+
+
+def _apply_state_once(window, args, on_error) -> None:
+    """Select --kind/--layer/--head when the first translation arrives (they need its shape)."""
+    if not (args.kind or args.layer or args.head):
+        return
+
+    def apply(_translation) -> None:
+        window.controller.translation_ready.disconnect(apply)
+        try:
+            select_state(window, args)
+        except ValueError as exc:
+            on_error(str(exc))
+
+    window.controller.translation_ready.connect(apply)
+
+
+def select_state(window, args) -> None:
+    """Apply the 1-based --kind/--layer/--head to the attention panel, checking the model's shape."""
+    info = window.controller.info
+    kind, layer, head = current_state(window.attention_panel)
+    if args.layer is not None:
+        if info is not None and args.layer > info.n_layers:
+            raise ValueError(f"--layer {args.layer} is out of range: the model has {info.n_layers}")
+        layer = args.layer - 1
+    if args.head is not None:
+        if info is not None and args.head > info.n_heads:
+            raise ValueError(f"--head {args.head} is out of range: the model has {info.n_heads}")
+        head = args.head - 1
+    window.attention_panel.set_state(args.kind or kind, layer, head)
+
+
+def current_state(panel) -> tuple[str, int, int]:
+    """(kind, layer, head) the panel shows now, 0-based."""
+    kind, layer, head, _mean = panel.state()
+    return kind, layer, head
+
+
+def _run_screenshot(app, window, args) -> int:
+    from PySide6.QtCore import QTimer
+
+    result = {"rc": 1}
+
+    def finish(rc: int, message: str = "") -> None:
+        if result.get("done"):
+            return  # the first outcome wins; a late error must not overwrite a saved screenshot
+        result["done"] = True
+        if message:
+            print(f"attention-explorer: {one_line(message)}", file=sys.stderr)
+        result["rc"] = rc
+        app.exit(rc)
+
+    def on_translation(_translation) -> None:
+        window.controller.translation_ready.disconnect(on_translation)
+        try:
+            if args.kind or args.layer or args.head:
+                select_state(window, args)
+        except ValueError as exc:
+            finish(2, str(exc))
+            return
+        QTimer.singleShot(SETTLE_MS, save)
+
+    def save() -> None:
+        app.processEvents()
+        image = window.grab().toImage()
+        if image.isNull() or not image.save(args.screenshot):
+            finish(1, f"could not write the screenshot to {args.screenshot}")
+            return
+        if (window.width(), window.height()) != tuple(args.size):
+            # Qt will not shrink a window below its widgets' minimum size; say so rather than
+            # let a documentation build silently get a differently sized image.
+            print(f"attention-explorer: warning: the window cannot be {args.size[0]}x{args.size[1]}; "
+                  f"saved at {window.width()}x{window.height()}", file=sys.stderr)
+        finish(0)
+
+    c = window.controller
+    c.error.connect(lambda _kind, message: finish(1, message))
+    c.no_default_model.connect(
+        lambda: finish(1, "no built-in model is installed; pass --model DIR")
+    )
+    c.translation_ready.connect(on_translation)
+    QTimer.singleShot(SCREENSHOT_TIMEOUT_MS, lambda: finish(1, "timed out waiting for the model"))
+
+    if not window.translate_panel.text():
+        finish(2, "--sentence is empty: give a sentence to translate")
+        return result["rc"]
+    window.show()
+    if args.model:
+        window.open_model(args.model)
+    else:
+        window.load_default_model()
+    app.exec()
+    window.close()  # stops the worker thread before the interpreter tears Qt down
+    return result["rc"]
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,112 @@
+"""The model info panel: what is loaded, from where, on which device, and its configuration.
+
+The headline facts a presenter points at (size, shape, vocabulary) come first in plain words; the full
+ModelConfig follows as a two-column table, so nothing about the model is hidden.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QFormLayout,
+    QHeaderView,
+    QLabel,
+    QTableWidget,
+    QTableWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from explorer.style import make_heading
+
+
+def format_count(n: int) -> str:
+    """'63.1 M' style for parameter counts; exact digits stay in the tooltip."""
+    for unit, size in (("B", 1e9), ("M", 1e6), ("k", 1e3)):
+        if n >= size:
+            return f"{n / size:.1f} {unit}"
+    return str(n)
+
+
+class InfoPanel(QWidget):
+    """Shows a :class:`model.records.ModelInfo`, or a hint when no model is loaded."""
+
+    _FIELDS = ("Model", "Parameters", "Shape", "Vocabulary", "Device", "Note")
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._values: dict[str, QLabel] = {}
+        form = self._form = QFormLayout()
+        form.setLabelAlignment(Qt.AlignmentFlag.AlignLeft)
+        form.setRowWrapPolicy(QFormLayout.RowWrapPolicy.WrapLongRows)
+        for name in self._FIELDS:
+            value = QLabel("")
+            value.setWordWrap(True)
+            value.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+            self._values[name] = value
+            form.addRow(f"{name}:", value)
+
+        self.config_table = QTableWidget(0, 2)
+        self.config_table.setHorizontalHeaderLabels(["Setting", "Value"])
+        self.config_table.verticalHeader().setVisible(False)
+        self.config_table.horizontalHeader().setSectionResizeMode(
+            0, QHeaderView.ResizeMode.ResizeToContents
+        )
+        self.config_table.horizontalHeader().setStretchLastSection(True)
+        self.config_table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.config_table.setAlternatingRowColors(True)
+
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(8, 4, 8, 8)
+        title = QLabel("Model")
+        make_heading(title)
+        layout.addWidget(title)
+        layout.addLayout(form)
+        # The table takes nearly all spare height; the spacer only matters while the table is hidden,
+        # keeping the headline rows together at the top instead of spread down the column.
+        layout.addWidget(self.config_table, 100)
+        layout.addStretch(1)
+        self.set_info(None)
+
+    def set_info(self, info) -> None:
+        """Fill the panel from a ModelInfo; None shows that nothing is loaded."""
+        if info is None:
+            for label in self._values.values():
+                label.setText("")
+                label.setToolTip("")
+            self._values["Model"].setText("No model loaded")
+            self._form.setRowVisible(self._values["Note"], False)
+            self.config_table.setRowCount(0)
+            self.config_table.hide()  # an empty table with headers only reads like something broke
+            return
+        self.config_table.show()
+        name = info.path.rstrip("/\\").replace("\\", "/").rsplit("/", 1)[-1] or info.path
+        self._set("Model", name, tooltip=info.path)
+        self._set("Parameters", format_count(info.n_params), tooltip=f"{info.n_params:,} parameters")
+        self._set(
+            "Shape",
+            f"d_model {info.d_model} · {info.n_layers} layers · {info.n_heads} heads",
+        )
+        self._set("Vocabulary", f"{info.vocab_size:,} pieces")
+        self._set("Device", info.device)
+        self._set("Note", info.note)
+        self._form.setRowVisible(self._values["Note"], bool(info.note))  # most models have none
+        self.config_table.setRowCount(len(info.config))
+        for row, (key, value) in enumerate(info.config):
+            self.config_table.setItem(row, 0, QTableWidgetItem(str(key)))
+            self.config_table.setItem(row, 1, QTableWidgetItem(str(value)))
+
+    def value(self, field: str) -> str:
+        """The text shown for one headline field (used by tests and copy-paste)."""
+        return self._values[field].text()
+
+    def config_value(self, key: str) -> str | None:
+        for row in range(self.config_table.rowCount()):
+            if self.config_table.item(row, 0).text() == key:
+                return self.config_table.item(row, 1).text()
+        return None
+
+    def _set(self, field: str, text: str, tooltip: str = "") -> None:
+        self._values[field].setText(text)
+        self._values[field].setToolTip(tooltip)

@@ -1,0 +1,378 @@
+"""The main window: assembles the panels, the menus and the controller. No model logic lives here.
+
+Layout, chosen for a projector: the attention views get the whole right side; a narrow left column
+holds the sentence, its translation, recent sentences and the model facts. Until a model is loaded the
+attention tab shows an empty state with the two ways forward (open a model, train one) instead of
+blank axes.
+
+Importing this module must not import torch (a test checks): the window paints first and the worker
+imports the model code on its own thread afterwards.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QAction, QActionGroup, QKeySequence
+from PySide6.QtWidgets import (
+    QApplication,
+    QFileDialog,
+    QLabel,
+    QMainWindow,
+    QMessageBox,
+    QSplitter,
+    QStackedWidget,
+    QTabWidget,
+    QWidget,
+)
+
+from explorer import style
+from explorer.controller import Controller
+from explorer.empty_state import EmptyState
+from explorer.info_panel import InfoPanel
+from explorer.recent import RecentModels, open_settings
+from explorer.translate_panel import TranslatePanel
+from explorer.views.attention_panel import AttentionPanel
+from explorer.views.colormaps import DEFAULT_COLORMAP, colormap_names
+from explorer.views.pe_view import PositionalEncodingView
+
+TITLE = "Attention Explorer"
+ATTENTION_VIEWS = ("head", "grid", "lines")
+
+
+class MainWindow(QMainWindow):
+    """The explorer window. ``show_dialogs=False`` (screenshot mode) reports errors only through
+    the controller's signals, never with a modal box that nobody could close. The window shuts its
+    controller's worker thread down when it closes, also when the controller was passed in."""
+
+    train_requested = Signal()
+
+    def __init__(
+        self,
+        controller: Controller | None = None,
+        *,
+        show_dialogs: bool = True,
+        remember_recent: bool = True,
+    ) -> None:
+        super().__init__()
+        self.controller = controller if controller is not None else Controller(self)
+        self._show_dialogs = show_dialogs
+        self._remember_recent = remember_recent
+        self._settings = open_settings()
+        self.recent = RecentModels(self._settings)
+        self._font_scale = 1.0
+        self._was_maximized = False
+        self._status = "Ready"
+        self.setWindowTitle(TITLE)
+        self.setWindowIcon(style.app_icon())
+
+        self.translate_panel = TranslatePanel()
+        self.info_panel = InfoPanel()
+        self.attention_panel = AttentionPanel()
+        self.pe_view = PositionalEncodingView()
+        self.empty_state = EmptyState()
+
+        # The attention tab flips between the empty state and the panel rather than hiding the tab,
+        # so the tab bar (and where a later "Train" tab sits) never moves under the presenter.
+        self.attention_stack = QStackedWidget()
+        self.attention_stack.addWidget(self.empty_state)
+        self.attention_stack.addWidget(self.attention_panel)
+        self.tabs = QTabWidget()
+        self.tabs.setDocumentMode(True)
+        self.tabs.addTab(self.attention_stack, "Attention")
+        self.tabs.addTab(self.pe_view, "Positional encoding")
+
+        left = QSplitter(Qt.Orientation.Vertical)
+        left.addWidget(self.translate_panel)
+        left.addWidget(self.info_panel)
+        left.setStretchFactor(0, 0)
+        left.setStretchFactor(1, 1)
+        self.splitter = QSplitter(Qt.Orientation.Horizontal)
+        self.splitter.addWidget(left)
+        self.splitter.addWidget(self.tabs)
+        self.splitter.setStretchFactor(0, 0)
+        self.splitter.setStretchFactor(1, 1)
+        self.splitter.setSizes([420, 1180])
+        self.setCentralWidget(self.splitter)
+
+        self._build_status_bar()
+        self._build_menus()
+        self._connect()
+        self._set_no_model("Loading…", loading=True)
+        self.set_font_scale(self._font_scale)  # the projector-sized base font, from the first frame
+
+    # -- construction ------------------------------------------------------------------------
+
+    def _build_status_bar(self) -> None:
+        self.state_label = QLabel("Ready")
+        self.device_label = QLabel("")
+        self.timing_label = QLabel("")
+        bar = self.statusBar()
+        bar.addWidget(self.state_label, 1)
+        bar.addPermanentWidget(self.device_label)
+        bar.addPermanentWidget(self.timing_label)
+
+    def _action(self, menu, text: str, slot, shortcuts=(), checkable: bool = False) -> QAction:
+        action = QAction(text, self)
+        action.setShortcuts([QKeySequence(s) for s in shortcuts])
+        action.setCheckable(checkable)
+        action.triggered.connect(slot)
+        menu.addAction(action)
+        return action
+
+    def _build_menus(self) -> None:
+        file_menu = self.menuBar().addMenu("&File")
+        self.open_action = self._action(file_menu, "&Open model folder…", self.choose_model, ["Ctrl+O"])
+        self.recent_menu = file_menu.addMenu("Open &recent")
+        self.recent_menu.aboutToShow.connect(self._fill_recent_menu)
+        self._fill_recent_menu()
+        file_menu.addSeparator()
+        self.export_view_action = self._action(
+            file_menu, "Export view as PNG/SVG…", self.export_view, ["Ctrl+E"]
+        )
+        self.export_data_action = self._action(
+            file_menu, "Export attention as NPZ/CSV…", self.export_attention, ["Ctrl+Shift+E"]
+        )
+        file_menu.addSeparator()
+        self._action(file_menu, "&Quit", self.close, ["Ctrl+Q"])
+
+        view_menu = self.menuBar().addMenu("&View")
+        # Ctrl+= is what people press on US layouts ("+" without Shift); Ctrl++ covers the keypad and
+        # layouts where + is unshifted.
+        self.zoom_in_action = self._action(view_menu, "Zoom &in", self.zoom_in, ["Ctrl+=", "Ctrl++"])
+        self.zoom_out_action = self._action(view_menu, "Zoom &out", self.zoom_out, ["Ctrl+-"])
+        self.reset_zoom_action = self._action(view_menu, "&Reset zoom", self.reset_zoom, ["Ctrl+0"])
+        view_menu.addSeparator()
+        self.full_screen_action = self._action(
+            view_menu, "&Full screen", self.toggle_full_screen, ["F11"], checkable=True
+        )
+        self.info_action = self._action(
+            view_menu, "Model &info", self.info_panel.setVisible, [], checkable=True
+        )
+        self.info_action.setChecked(True)
+        view_menu.addSeparator()
+        self.colormap_menu = view_menu.addMenu("&Colour map")
+        self.colormap_group = QActionGroup(self)
+        for name in colormap_names():
+            action = QAction(name, self, checkable=True)
+            action.setChecked(name == DEFAULT_COLORMAP)
+            action.triggered.connect(lambda _=False, n=name: self.set_colormap(n))
+            self.colormap_group.addAction(action)
+            self.colormap_menu.addAction(action)
+
+    def _connect(self) -> None:
+        c = self.controller
+        c.model_loaded.connect(self._on_model_loaded)
+        c.translation_ready.connect(self._on_translation)
+        c.error.connect(self._on_error)
+        c.no_default_model.connect(lambda: self._set_no_model("No model loaded"))
+        c.busy_changed.connect(self._on_busy)
+        c.timing.connect(self.timing_label.setText)
+        self.translate_panel.translate_requested.connect(self.translate)
+        self.empty_state.open_clicked.connect(self.choose_model)
+        self.empty_state.train_clicked.connect(self.request_train)
+        self.attention_panel.controls.colormap_changed.connect(self._on_panel_colormap)
+
+    # -- public API --------------------------------------------------------------------------
+
+    def add_tab(self, widget: QWidget, title: str) -> int:
+        """Add a tab next to the views (the training panel uses this); returns its index."""
+        return self.tabs.addTab(widget, title)
+
+    def show_tab(self, title: str) -> bool:
+        for i in range(self.tabs.count()):
+            if self.tabs.tabText(i) == title:
+                self.tabs.setCurrentIndex(i)
+                return True
+        return False
+
+    def load_default_model(self) -> None:
+        self._set_no_model("Loading the built-in model…", loading=True)
+        self.controller.load_default_model()
+
+    def open_model(self, path: str | Path) -> None:
+        """Load a model folder; errors keep the current model (see ``_on_error``)."""
+        self.show_status(f"Loading {path}…")
+        if self.controller.info is None:
+            self._set_no_model("Loading the model…", loading=True)
+        self.controller.load_model(str(path))
+
+    def choose_model(self) -> None:
+        start = str(self._settings.value("last_model_parent", str(Path.home())))
+        path = QFileDialog.getExistingDirectory(self, "Open model folder", start)
+        if path:
+            self._settings.setValue("last_model_parent", str(Path(path).parent))
+            self.open_model(path)
+
+    def translate(self, text: str, beam_size: int = 1) -> int:
+        return self.controller.translate(text, beam_size)
+
+    def request_train(self) -> None:
+        """Go to the Train tab when one is installed; otherwise explain the command line."""
+        self.train_requested.emit()
+        if not self.show_tab("Train") and self._show_dialogs:
+            QMessageBox.information(
+                self,
+                "Train a model",
+                "Train a model from the command line:\n\n    attention-explorer train --help\n\n"
+                "then open the folder it writes with File › Open model folder…",
+            )
+
+    def show_view(self, view: str) -> None:
+        """'head', 'grid' or 'lines' (the attention panel) or 'pe' (the positional-encoding tab)."""
+        if view not in ATTENTION_VIEWS + ("pe",):
+            raise ValueError(f"unknown view {view!r}; expected one of {ATTENTION_VIEWS + ('pe',)}")
+        if view == "pe":
+            self.tabs.setCurrentWidget(self.pe_view)
+            return
+        self.attention_panel.set_view(view)
+        self.tabs.setCurrentWidget(self.attention_stack)
+
+    def set_colormap(self, name: str) -> None:
+        self.attention_panel.set_colormap(name)
+        self._on_panel_colormap(name)
+
+    def _on_panel_colormap(self, name: str) -> None:
+        """Keep the menu and the PE view in step when the panel's own combo box changes the map."""
+        self.pe_view.set_colormap(name)
+        for action in self.colormap_group.actions():
+            action.setChecked(action.text() == name)
+
+    def font_scale(self) -> float:
+        return self._font_scale
+
+    def set_font_scale(self, scale: float) -> None:
+        """Scale every font of the app: the application font, then the panels that draw their own."""
+        self._font_scale = style.set_font_scale(QApplication.instance(), scale)
+        self.translate_panel.set_font_scale(self._font_scale)
+        self.empty_state.set_font_scale(self._font_scale)
+        self.attention_panel.set_font_scale(self._font_scale)
+        self.pe_view.set_font_scale(self._font_scale)
+
+    def zoom_in(self) -> None:
+        self.set_font_scale(self._font_scale * style.ZOOM_STEP)
+
+    def zoom_out(self) -> None:
+        self.set_font_scale(self._font_scale / style.ZOOM_STEP)
+
+    def reset_zoom(self) -> None:
+        self.set_font_scale(1.0)
+
+    def toggle_full_screen(self) -> None:
+        if self.isFullScreen():
+            self.showMaximized() if self._was_maximized else self.showNormal()
+        else:
+            self._was_maximized = self.isMaximized()
+            self.showFullScreen()
+        self.full_screen_action.setChecked(self.isFullScreen())
+
+    def export_view(self) -> None:
+        path = self._save_path("Export view", "PNG image (*.png);;SVG image (*.svg)", ".png")
+        if path:
+            self._export(lambda: self.attention_panel.export_image(path), path)
+
+    def export_attention(self) -> None:
+        path = self._save_path(
+            "Export attention", "NumPy archive (*.npz);;CSV of the shown matrix (*.csv)", ".npz"
+        )
+        if not path:
+            return
+        if path.lower().endswith(".csv"):
+            self._export(lambda: self.attention_panel.export_csv(path), path)
+        else:
+            self._export(lambda: self.attention_panel.export_npz(path), path)
+
+    def is_empty_state(self) -> bool:
+        return self.attention_stack.currentWidget() is self.empty_state
+
+    # -- reactions ---------------------------------------------------------------------------
+
+    def _on_model_loaded(self, info) -> None:
+        self.info_panel.set_info(info)
+        self.device_label.setText(f"Device: {info.device}")
+        name = Path(info.path).name or info.path
+        self.setWindowTitle(f"{TITLE} — {name}")
+        self.show_status(f"Loaded {name}")
+        self.pe_view.set_d_model(info.d_model)
+        self.translate_panel.set_model_ready(True)
+        if self._remember_recent and Path(info.path).is_dir():
+            self.recent.add(info.path)
+        # A new model makes the shown maps stale; translate the sentence again so the views match.
+        if self.translate_panel.text():
+            self.translate_panel.request_translation()
+
+    def _on_translation(self, translation) -> None:
+        self.translate_panel.set_translation(translation)
+        maps = translation.attention
+        self.attention_panel.set_maps(maps)
+        n_source = len(maps.source_tokens) if maps is not None else len(translation.source_pieces) + 1
+        self.pe_view.set_sentence_length(n_source)
+        self.attention_stack.setCurrentWidget(self.attention_panel)
+        self._set_exports_enabled(maps is not None)
+        self.show_status("Ready")
+
+    def _on_error(self, kind: str, message: str) -> None:
+        self.show_status(message.splitlines()[0] if message else "Error")
+        if kind == "translate":
+            self.translate_panel.show_error(message)
+            return
+        if self.controller.info is None:
+            self._set_no_model("No model loaded")
+        if self._show_dialogs:
+            QMessageBox.critical(self, "Could not open the model", message)
+
+    # -- helpers -----------------------------------------------------------------------------
+
+    def show_status(self, text: str) -> None:
+        """The status line; while the worker is busy it says so, and shows ``text`` afterwards."""
+        self._status = text
+        if not self.controller.is_busy:
+            self.state_label.setText(text)
+
+    def _on_busy(self, busy: bool) -> None:
+        self.state_label.setText("Working…" if busy else self._status)
+
+    def _set_no_model(self, message: str, loading: bool = False) -> None:
+        self.empty_state.set_message(message, loading=loading)
+        self.attention_stack.setCurrentWidget(self.empty_state)
+        self.translate_panel.set_model_ready(False)
+        self._set_exports_enabled(False)
+
+    def _set_exports_enabled(self, enabled: bool) -> None:
+        self.export_view_action.setEnabled(enabled)
+        self.export_data_action.setEnabled(enabled)
+
+    def _fill_recent_menu(self) -> None:
+        self.recent_menu.clear()
+        paths = self.recent.paths()
+        for path in paths:
+            action = self.recent_menu.addAction(path)
+            action.triggered.connect(lambda _=False, p=path: self.open_model(p))
+        if paths:
+            self.recent_menu.addSeparator()
+            self.recent_menu.addAction("Clear list", self.recent.clear)
+        else:
+            self.recent_menu.addAction("(none)").setEnabled(False)
+
+    def _save_path(self, title: str, filters: str, default_suffix: str) -> str:
+        path, chosen = QFileDialog.getSaveFileName(self, title, str(Path.home()), filters)
+        if path and not Path(path).suffix:
+            # Respect the filter picked in the dialog when the user typed a bare name.
+            suffix = chosen.rsplit("*", 1)[-1].rstrip(")") if "*" in chosen else default_suffix
+            path += suffix
+        return path
+
+    def _export(self, write, path: str) -> None:
+        try:
+            write()
+        except (OSError, ValueError, RuntimeError) as exc:
+            if self._show_dialogs:
+                QMessageBox.critical(self, "Export failed", f"Could not write {path}:\n{exc}")
+            return
+        self.show_status(f"Saved {path}")
+
+    def closeEvent(self, event) -> None:  # noqa: N802 - Qt override
+        # No QThread may outlive the window: Qt aborts the process if one is destroyed running.
+        self.controller.shutdown()
+        super().closeEvent(event)

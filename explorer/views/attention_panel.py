@@ -1,0 +1,282 @@
+"""The attention explorer area: controls, the Head / All heads / Lines views, statistics, export.
+
+The panel owns one piece of state, (kind, layer, head, mean), and pushes the slice it selects into
+the three views; the views never talk to each other. Keyboard (while the focus is anywhere inside
+the panel, plots included): Left/Right = previous/next head, Up/Down = previous/next layer (Up moves
+towards layer 1, the top row of the grid), PageUp/PageDown = previous/next attention kind, M = toggle
+the mean over heads. Stepping the head leaves the mean; steps stop at the ends rather than wrap.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from PySide6 import QtCore, QtGui, QtWidgets
+from PySide6.QtCore import Signal
+
+from explorer.views import export
+from explorer.views.controls import AttentionControls
+from explorer.views.head_grid import HeadGridView
+from explorer.views.head_stats import format_statistics, head_statistics
+from explorer.views.heatmap import HeatmapView
+from explorer.views.lines_view import LinesView
+from model.records import KIND_TITLES, KINDS, AttentionMaps
+
+EMPTY_TEXT = "Translate a sentence to see its attention"
+VIEWS = ("head", "grid", "lines")
+# Which tokens sit on which axis; the cross-attention labels are the classic place to get this wrong.
+AXIS_TITLES = {
+    "encoder": ("Query: source token", "Key: source token"),
+    "decoder": ("Query: target token (decoder input)", "Key: target token (earlier positions)"),
+    "cross": ("Query: target token (decoder input)", "Key: source token (encoder output)"),
+}
+LINE_TITLES = {
+    "encoder": ("Queries (source)", "Keys (source)"),
+    "decoder": ("Queries (target)", "Keys (target)"),
+    "cross": ("Queries (target)", "Keys (source)"),
+}
+
+
+class AttentionPanel(QtWidgets.QWidget):
+    """Everything needed to look at one sentence's attention maps."""
+
+    state_changed = Signal()
+
+    def __init__(self, parent=None) -> None:
+        super().__init__(parent)
+        self._maps: AttentionMaps | None = None
+        self._kind, self._layer, self._head, self._mean = KINDS[0], 0, 0, False
+        self._cmap_name = "viridis"
+        self._title = "Attention"
+
+        self.controls = AttentionControls()
+        self.heatmap = HeatmapView()
+        self.grid = HeadGridView()
+        self.lines = LinesView()
+        self.tabs = QtWidgets.QTabWidget()
+        self.tabs.addTab(self.heatmap, "Head")
+        self.tabs.addTab(self.grid, "All heads")
+        self.tabs.addTab(self.lines, "Lines")
+        self.tabs.setCornerWidget(self.controls.extras, QtCore.Qt.Corner.TopRightCorner)
+        self.stats_label = QtWidgets.QLabel(" ")
+        self.stats_label.setTextInteractionFlags(QtCore.Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.stats_label.setContentsMargins(8, 2, 8, 2)
+        self.stats_label.setWordWrap(True)  # a long line must never set the window's minimum width
+        self.empty_label = QtWidgets.QLabel(EMPTY_TEXT)
+        self.empty_label.setAlignment(QtCore.Qt.AlignmentFlag.AlignCenter)
+        self.empty_label.setEnabled(False)  # the palette's disabled text: quiet, but readable
+
+        content = QtWidgets.QWidget()
+        content_layout = QtWidgets.QVBoxLayout(content)
+        content_layout.setContentsMargins(0, 0, 0, 0)
+        content_layout.addWidget(self.tabs, 1)
+        content_layout.addWidget(self.stats_label)
+        self._stack = QtWidgets.QStackedWidget()
+        self._stack.addWidget(self.empty_label)
+        self._stack.addWidget(content)
+        layout = QtWidgets.QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.controls)
+        layout.addWidget(self._stack, 1)
+
+        self.controls.changed.connect(self._on_controls)
+        self.controls.colormap_changed.connect(self.set_colormap)
+        self.controls.export_requested.connect(self._export_dialog)
+        self.grid.head_clicked.connect(self._on_head_clicked)
+        self.setFocusPolicy(QtCore.Qt.FocusPolicy.StrongFocus)
+        self._install_shortcuts()
+        self.set_font_scale(1.0)
+        self.set_maps(None)
+
+    # ----------------------------------------------------------------------------------- public API
+    def set_maps(self, maps: AttentionMaps | None) -> None:
+        """Show a sentence's maps (None: the empty state). Keeps kind/layer/head where still valid."""
+        self._maps = maps
+        self.controls.setEnabled(maps is not None)
+        self.controls.extras.setEnabled(maps is not None)
+        if maps is None:
+            self._stack.setCurrentWidget(self.empty_label)
+            return
+        self._stack.setCurrentIndex(1)
+        self.controls.set_limits(maps.n_layers, maps.n_heads)
+        before = self.state()
+        self._layer = min(self._layer, maps.n_layers - 1)
+        self._head = min(self._head, maps.n_heads - 1)
+        self._refresh()
+        if self.state() != before:
+            self.state_changed.emit()
+
+    def maps(self) -> AttentionMaps | None:
+        return self._maps
+
+    def set_state(self, kind: str, layer: int, head: int, mean: bool = False) -> None:
+        """Select a map; layer and head are 0-based and clamped to the maps' size."""
+        if kind not in KINDS:
+            raise ValueError(f"unknown attention kind {kind!r}; expected one of {KINDS}")
+        layer, head = max(0, int(layer)), max(0, int(head))
+        if self._maps is not None:
+            layer = min(layer, self._maps.n_layers - 1)
+            head = min(head, self._maps.n_heads - 1)
+        new = (kind, int(layer), int(head), bool(mean))
+        if new == self.state():
+            return
+        self._kind, self._layer, self._head, self._mean = new
+        self._refresh()
+        self.state_changed.emit()
+
+    def state(self) -> tuple[str, int, int, bool]:
+        """(kind, layer, head, mean), 0-based."""
+        return self._kind, self._layer, self._head, self._mean
+
+    def set_view(self, name: str) -> None:
+        """Show the 'head' (heatmap), 'grid' (all heads) or 'lines' tab."""
+        self.tabs.setCurrentIndex(VIEWS.index(name))
+
+    def view(self) -> str:
+        return VIEWS[self.tabs.currentIndex()]
+
+    def current_matrix(self) -> np.ndarray:
+        """What the Head view displays: one head's (rows, cols) map, or the mean over heads."""
+        if self._maps is None:
+            return np.zeros((0, 0), dtype=np.float32)
+        layer = self._maps.of_kind(self._kind)[self._layer]
+        return layer.mean(axis=0, dtype=np.float32) if self._mean else layer[self._head].copy()
+
+    def set_colormap(self, name: str) -> None:
+        self._cmap_name = name
+        self.controls.set_colormap(name)
+        self.heatmap.set_colormap(name)
+        self.grid.set_colormap(name)
+
+    def set_font_scale(self, f: float) -> None:
+        """Scale all text; 1.5–2 for a projector."""
+        for view in (self.heatmap, self.grid, self.lines):
+            view.set_font_scale(f)
+        # Ordinary widgets (controls, tabs, the statistics line) follow the application font, which
+        # the main window scales; only the empty-state message is set, to stand out from it.
+        big = QtGui.QFont(QtWidgets.QApplication.font())
+        big.setPointSizeF(big.pointSizeF() * 1.5)
+        self.empty_label.setFont(big)
+
+    def statistics_text(self) -> str:
+        return self.stats_label.text()
+
+    # --------------------------------------------------------------------------------------- export
+    def export_image(self, path: str) -> None:
+        """The current view as .png or .svg (the Head and All-heads views include their labels)."""
+        view = self.view()
+        if view == "lines":
+            size = self.lines.canvas.size()
+            if size.width() < 50 or size.height() < 50:
+                size = QtCore.QSize(900, 600)  # never shown yet: pick a sensible figure size
+            export.export_painted(self.lines.render_to, size, path, title=self._title)
+        else:
+            canvas = self.heatmap.canvas if view == "head" else self.grid.canvas
+            export.export_graphics_item(canvas.ci, path)
+
+    def export_npz(self, path: str) -> None:
+        """All three kinds of maps with their tokens (see :func:`explorer.views.export.export_npz`)."""
+        if self._maps is None:
+            raise RuntimeError("no attention maps to export")
+        export.export_npz(self._maps, path)
+
+    def export_csv(self, path: str) -> None:
+        """The matrix of the Head view, with raw token pieces as headers."""
+        if self._maps is None:
+            raise RuntimeError("no attention maps to export")
+        rows, cols = self._maps.labels(self._kind)
+        export.export_csv(self.current_matrix(), rows, cols, path)
+
+    def _export_dialog(self, fmt: str) -> None:
+        which = "mean" if self._mean else f"H{self._head + 1}"
+        stem = f"attention_{self._kind}_L{self._layer + 1}_{which}"
+        if fmt == "npz":
+            stem = "attention_maps"
+        filters = {"png": "PNG image (*.png)", "svg": "SVG image (*.svg)",
+                   "csv": "CSV table (*.csv)", "npz": "NumPy archive (*.npz)"}
+        path, _ = QtWidgets.QFileDialog.getSaveFileName(self, "Export attention", f"{stem}.{fmt}", filters[fmt])
+        if not path:
+            return
+        try:
+            {"png": self.export_image, "svg": self.export_image,
+             "csv": self.export_csv, "npz": self.export_npz}[fmt](path)
+        except (OSError, ValueError, RuntimeError) as exc:
+            QtWidgets.QMessageBox.warning(self, "Export failed", str(exc))
+
+    # ------------------------------------------------------------------------------------ internals
+    def _refresh(self) -> None:
+        """Push the selected slice into every view, the controls and the statistics line."""
+        self.controls.set_state(*self.state())
+        maps = self._maps
+        if maps is None:
+            return
+        kind, layer, head, mean = self.state()
+        rows, cols = maps.labels(kind)
+        masked = maps.masked(kind)
+        which = f"mean of {maps.n_heads} heads" if mean else f"head {head + 1}"
+        title = self._title = f"{KIND_TITLES[kind]} — layer {layer + 1}, {which}"
+        matrix = self.current_matrix()
+        row_title, col_title = AXIS_TITLES[kind]
+        self.heatmap.set_matrix(matrix, rows, cols, masked=masked if masked.any() else None,
+                                title=title, row_title=row_title, col_title=col_title)
+        self.grid.set_maps(maps.of_kind(kind), masked if masked.any() else None, title=KIND_TITLES[kind])
+        self.grid.set_selected(layer, None if mean else head)
+        self.lines.set_layer(maps.of_kind(kind)[layer], rows, cols, *LINE_TITLES[kind])
+        self.lines.set_heads(range(maps.n_heads) if mean else {head})
+        stats = head_statistics(matrix, masked, cols)
+        self.stats_label.setText(f"Layer {layer + 1}, {which}:   {format_statistics(stats)}")
+
+    def _on_controls(self) -> None:
+        self.set_state(*self.controls.state())
+
+    def _on_head_clicked(self, layer: int, head: int) -> None:
+        self.set_state(self._kind, layer, head, False)
+        self.set_view("head")
+
+    def _install_shortcuts(self) -> None:
+        # Key events, not QShortcuts: a shortcut fires only in the active window, which headless
+        # tests never get, and the plots would swallow arrow keys for scrolling. The filter sees the
+        # keys first on the plots; everything else in the panel passes them up to keyPressEvent.
+        Key = QtCore.Qt.Key
+        self._key_actions = {
+            Key.Key_Left: lambda: self._step_head(-1),
+            Key.Key_Right: lambda: self._step_head(+1),
+            Key.Key_Up: lambda: self._step_layer(-1),
+            Key.Key_Down: lambda: self._step_layer(+1),
+            Key.Key_PageUp: lambda: self._step_kind(-1),
+            Key.Key_PageDown: lambda: self._step_kind(+1),
+            Key.Key_M: lambda: self.set_state(self._kind, self._layer, self._head, not self._mean),
+        }
+        self.tabs.tabBar().setFocusPolicy(QtCore.Qt.FocusPolicy.NoFocus)
+        self.lines.canvas.setFocusPolicy(QtCore.Qt.FocusPolicy.StrongFocus)
+        for widget in (self.heatmap.canvas, self.grid.canvas, self.lines.canvas):
+            widget.installEventFilter(self)
+
+    def handle_key(self, key, modifiers=QtCore.Qt.KeyboardModifier.NoModifier) -> bool:
+        """Run the navigation action bound to ``key``; False if it has none (or a modifier is held)."""
+        action = self._key_actions.get(QtCore.Qt.Key(key))
+        if action is None or modifiers not in (QtCore.Qt.KeyboardModifier.NoModifier,
+                                                QtCore.Qt.KeyboardModifier.KeypadModifier):
+            return False
+        action()
+        return True
+
+    def eventFilter(self, watched, event) -> bool:  # Qt override
+        if event.type() == QtCore.QEvent.Type.KeyPress and self.handle_key(event.key(), event.modifiers()):
+            return True
+        return super().eventFilter(watched, event)
+
+    def keyPressEvent(self, event) -> None:  # Qt override
+        if not self.handle_key(event.key(), event.modifiers()):
+            super().keyPressEvent(event)
+
+    def _step_head(self, step: int) -> None:
+        if self._maps is not None:
+            self.set_state(self._kind, self._layer, self._head + step, False)
+
+    def _step_layer(self, step: int) -> None:
+        if self._maps is not None:
+            self.set_state(self._kind, self._layer + step, self._head, self._mean)
+
+    def _step_kind(self, step: int) -> None:
+        index = min(max(0, KINDS.index(self._kind) + step), len(KINDS) - 1)
+        self.set_state(KINDS[index], self._layer, self._head, self._mean)

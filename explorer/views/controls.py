@@ -1,0 +1,127 @@
+"""The control row of the attention panel: kind, layer, head, mean over heads, colour map, export.
+
+Layers and heads are shown 1-based, as in the paper's figures ("layer 5, head 2"); the API speaks
+0-based, like the arrays. The widget only binds; the panel owns the state and decides what it means.
+"""
+
+from __future__ import annotations
+
+from PySide6 import QtCore, QtWidgets
+from PySide6.QtCore import Signal
+
+from model.records import KINDS
+from explorer.views.colormaps import colormap_names
+
+KIND_LABELS = {"encoder": "Encoder self", "decoder": "Decoder masked self", "cross": "Encoder–decoder cross"}
+EXPORT_FORMATS = (("png", "Image (PNG)…"), ("svg", "Vector image (SVG)…"),
+                  ("csv", "Shown matrix (CSV)…"), ("npz", "All maps (NPZ)…"))
+
+
+class AttentionControls(QtWidgets.QWidget):
+    """Kind buttons, layer/head spin boxes, a mean box; ``extras`` holds the colour-map combo and export."""
+
+    changed = Signal()  # the user changed kind, layer, head or mean
+    colormap_changed = Signal(str)
+    export_requested = Signal(str)  # "png" | "svg" | "csv" | "npz"
+
+    def __init__(self, parent=None) -> None:
+        super().__init__(parent)
+        self._kind_group = QtWidgets.QButtonGroup(self)
+        self._kind_group.setExclusive(True)
+        kinds = QtWidgets.QHBoxLayout()
+        kinds.setSpacing(0)
+        for i, kind in enumerate(KINDS):
+            button = QtWidgets.QPushButton(KIND_LABELS[kind])
+            button.setCheckable(True)
+            button.setToolTip(f"{KIND_LABELS[kind]}-attention (PageUp/PageDown)")
+            button.setFocusPolicy(QtCore.Qt.FocusPolicy.NoFocus)
+            self._kind_group.addButton(button, i)
+            kinds.addWidget(button)
+        self._kind_group.button(0).setChecked(True)
+        self._kind_group.idClicked.connect(lambda _id: self.changed.emit())
+
+        self.layer_spin = self._spin("Layer (Up/Down)")
+        self.head_spin = self._spin("Head (Left/Right)")
+        self.mean_box = QtWidgets.QCheckBox("Mean over heads")
+        self.mean_box.setToolTip("Average the heads of the layer (M)")
+        self.mean_box.setFocusPolicy(QtCore.Qt.FocusPolicy.NoFocus)
+        self.mean_box.toggled.connect(self._on_mean)
+        self.cmap_combo = QtWidgets.QComboBox()
+        self.cmap_combo.addItems(colormap_names())
+        self.cmap_combo.setFocusPolicy(QtCore.Qt.FocusPolicy.NoFocus)
+        self.cmap_combo.currentTextChanged.connect(self.colormap_changed)
+        export = QtWidgets.QToolButton(text="Export")
+        export.setPopupMode(QtWidgets.QToolButton.ToolButtonPopupMode.InstantPopup)
+        menu = QtWidgets.QMenu(export)
+        for fmt, label in EXPORT_FORMATS:
+            menu.addAction(label, lambda fmt=fmt: self.export_requested.emit(fmt))
+        export.setMenu(menu)
+
+        row = QtWidgets.QHBoxLayout(self)
+        row.setContentsMargins(4, 4, 4, 4)
+        row.addLayout(kinds)
+        row.addSpacing(16)
+        for label, widget in (("Layer", self.layer_spin), ("Head", self.head_spin)):
+            row.addWidget(QtWidgets.QLabel(label))
+            row.addWidget(widget)
+        row.addWidget(self.mean_box)
+        row.addStretch(1)
+        # Colour map and export live in a separate little widget that the panel puts in the corner
+        # of its tab bar, which has room to spare; one long row would not fit a 1280-px projector
+        # at a large font.
+        self.extras = QtWidgets.QWidget()
+        extras = QtWidgets.QHBoxLayout(self.extras)
+        extras.setContentsMargins(4, 0, 4, 2)
+        extras.addWidget(QtWidgets.QLabel("Colours"))
+        extras.addWidget(self.cmap_combo)
+        extras.addWidget(export)
+        self.set_limits(1, 1)
+
+    def _spin(self, tip: str) -> QtWidgets.QSpinBox:
+        spin = QtWidgets.QSpinBox()
+        spin.setToolTip(tip)
+        spin.setKeyboardTracking(False)
+        # The arrow keys belong to the panel's shortcuts; the spin boxes are for the mouse and typing.
+        spin.setFocusPolicy(QtCore.Qt.FocusPolicy.ClickFocus)
+        spin.valueChanged.connect(lambda _v: self.changed.emit())
+        return spin
+
+    def _on_mean(self, on: bool) -> None:
+        self.head_spin.setEnabled(not on)
+        self.changed.emit()
+
+    # ----------------------------------------------------------------------------------- public API
+    def set_limits(self, n_layers: int, n_heads: int) -> None:
+        for spin, n in ((self.layer_spin, n_layers), (self.head_spin, n_heads)):
+            spin.blockSignals(True)
+            spin.setRange(1, max(1, n))
+            spin.setSuffix(f" / {max(1, n)}")
+            spin.blockSignals(False)
+
+    def set_state(self, kind: str, layer: int, head: int, mean: bool) -> None:
+        """Show a 0-based state without emitting ``changed``."""
+        widgets = (self._kind_group, self.layer_spin, self.head_spin, self.mean_box)
+        for w in widgets:
+            w.blockSignals(True)
+        self._kind_group.button(KINDS.index(kind)).setChecked(True)
+        self.layer_spin.setValue(layer + 1)
+        self.head_spin.setValue(head + 1)
+        self.mean_box.setChecked(mean)
+        self.head_spin.setEnabled(not mean)
+        for w in widgets:
+            w.blockSignals(False)
+
+    def state(self) -> tuple[str, int, int, bool]:
+        """(kind, layer, head, mean) as shown, 0-based."""
+        kind = KINDS[max(0, self._kind_group.checkedId())]
+        return kind, self.layer_spin.value() - 1, self.head_spin.value() - 1, self.mean_box.isChecked()
+
+    def set_colormap(self, name: str) -> None:
+        self.cmap_combo.blockSignals(True)
+        if self.cmap_combo.findText(name) < 0:
+            self.cmap_combo.addItem(name)
+        self.cmap_combo.setCurrentText(name)
+        self.cmap_combo.blockSignals(False)
+
+    def kind_button(self, kind: str) -> QtWidgets.QAbstractButton:
+        return self._kind_group.button(KINDS.index(kind))

@@ -1,0 +1,175 @@
+"""An axis that labels every matrix row or column with a token, and keeps the labels readable.
+
+pyqtgraph's AxisItem drops tick labels when they crowd and cannot rotate them, which is exactly wrong
+for a token axis: a researcher needs *every* label, and sub-word pieces are wider than a matrix
+cell. This axis draws its own labels: horizontal while they fit in a cell, slanted at 45° when they do
+not, vertical when even that is too tight, and only every n-th label when a cell is thinner than a
+line of text. It also emphasises the label of the hovered row or column.
+"""
+
+from __future__ import annotations
+
+import math
+
+import pyqtgraph as pg
+from PySide6 import QtCore, QtGui
+
+_SIN45 = math.sqrt(0.5)
+_AlignRight = QtCore.Qt.AlignmentFlag.AlignRight | QtCore.Qt.AlignmentFlag.AlignVCenter
+_AlignLeft = QtCore.Qt.AlignmentFlag.AlignLeft | QtCore.Qt.AlignmentFlag.AlignVCenter
+_AlignTop = QtCore.Qt.AlignmentFlag.AlignHCenter | QtCore.Qt.AlignmentFlag.AlignTop
+_AlignBottom = QtCore.Qt.AlignmentFlag.AlignHCenter | QtCore.Qt.AlignmentFlag.AlignBottom
+
+
+class TokenAxis(pg.AxisItem):
+    """An AxisItem whose ticks sit on integers 0..n-1, one label per tick."""
+
+    def __init__(self, orientation: str, **kwargs) -> None:
+        super().__init__(orientation, **kwargs)
+        self._labels: list[str] = []
+        self._highlight: int | None = None
+        self._font = QtGui.QFont()
+        self._accent = QtGui.QColor("#d62728")
+        self._overflow = 0.0
+        self.last_angle = 0  # the label angle chosen at the last paint (read by tests)
+        self.last_stride = 1
+
+    # ----------------------------------------------------------------------------------- public API
+    def set_labels(self, labels) -> None:
+        """Label tick i with labels[i]."""
+        self._labels = [str(s) for s in labels]
+        self.setTicks([[(i, s) for i, s in enumerate(self._labels)]])  # keeps tickValues() honest
+        self._update_overflow()
+
+    def labels(self) -> list[str]:
+        return list(self._labels)
+
+    def set_font(self, font: QtGui.QFont) -> None:
+        """Font of the tick labels (the axis title is styled separately, through setLabel)."""
+        self._font = QtGui.QFont(font)
+        self.setStyle(tickFont=self._font)
+        self._update_overflow()
+
+    def set_accent(self, color) -> None:
+        self._accent = QtGui.QColor(color)
+
+    def set_highlight(self, index: int | None) -> None:
+        """Draw label ``index`` bold in the accent colour (None: no emphasis)."""
+        if index != self._highlight:
+            self._highlight = index
+            self.picture = None
+            self.update()
+
+    # ------------------------------------------------------------------------------ drawing details
+    def _update_overflow(self) -> None:
+        # A 45° label hangs to the left of its tick, past the axis' own rectangle; declare that area
+        # as ours so QGraphicsView repaints it instead of leaving stale pixels.
+        metrics = QtGui.QFontMetricsF(self._font)
+        widest = max((metrics.horizontalAdvance(s) for s in self._labels), default=0.0)
+        self.prepareGeometryChange()
+        self._overflow = (widest + metrics.height()) * _SIN45 if self.orientation == "bottom" else 0.0
+        self.picture = None
+        self.update()
+
+    def boundingRect(self) -> QtCore.QRectF:  # Qt override
+        return super().boundingRect().adjusted(-self._overflow, 0, 0, 0)
+
+    def generateDrawSpecs(self, p):  # pyqtgraph override
+        """Axis line, one tick per label, and label placements ``(anchor, angle, text, index)``."""
+        bounds = self.mapRectFromParent(self.geometry())
+        lo, hi = self.range
+        span = hi - lo
+        vertical = self.orientation in ("left", "right")
+        if vertical:
+            length = bounds.height()
+            scale = -length / span if span else 0.0
+            offset = lo * scale - length
+        else:
+            length = bounds.width()
+            scale = length / span if span else 0.0
+            offset = lo * scale
+        if vertical:
+            edge = bounds.right() if self.orientation == "left" else bounds.left()
+            line = (QtCore.QPointF(edge, bounds.top()), QtCore.QPointF(edge, bounds.bottom()))
+        else:
+            edge = bounds.top() if self.orientation == "bottom" else bounds.bottom()
+            line = (QtCore.QPointF(bounds.left(), edge), QtCore.QPointF(bounds.right(), edge))
+        axis_spec = (self.pen(), line[0], line[1])
+        if not self._labels or scale == 0.0:
+            return axis_spec, [], []
+
+        metrics = QtGui.QFontMetricsF(self._font)
+        line_h = metrics.height()
+        widest = max(metrics.horizontalAdvance(s) for s in self._labels)
+        cell = abs(scale)
+        angle, stride, needed = self._layout(cell, line_h, widest, vertical)
+        self.last_angle, self.last_stride = angle, stride
+
+        tick_len = max(0, self.style["tickLength"])
+        direction = -1 if self.orientation in ("left", "top") else 1
+        tick_specs, text_specs = [], []
+        pen = self.pen()
+        low, high = min(0.0, length), max(0.0, length)
+        for i, text in enumerate(self._labels):
+            pos = i * scale - offset
+            if pos < low - 0.5 or pos > high + 0.5:
+                continue  # scrolled out of view
+            if vertical:
+                a, b = QtCore.QPointF(edge, pos), QtCore.QPointF(edge + direction * tick_len, pos)
+            else:
+                a, b = QtCore.QPointF(pos, edge), QtCore.QPointF(pos, edge + direction * tick_len)
+            tick_specs.append((pen, a, b))
+            if i % stride == 0 or i == self._highlight:
+                gap = tick_len + self.style["tickTextOffset"][0 if vertical else 1]
+                if vertical:
+                    anchor = QtCore.QPointF(edge + direction * gap, pos)
+                else:
+                    anchor = QtCore.QPointF(pos, edge + direction * gap)
+                text_specs.append((anchor, angle, text, i))
+        self._updateMaxTextSize(int(math.ceil(needed)))
+        return axis_spec, tick_specs, text_specs
+
+    def _layout(self, cell: float, line_h: float, widest: float, vertical: bool):
+        """Choose (angle, stride, text size across the axis) for labels spaced ``cell`` px apart."""
+        if vertical:
+            return 0, max(1, math.ceil(line_h * 0.95 / cell)), widest
+        if self.orientation == "top" or widest + 6 <= cell:
+            return 0, max(1, math.ceil((widest + 6) / cell)), line_h
+        if cell >= line_h * 1.3:
+            return 45, 1, (widest + line_h * 0.5) * _SIN45 + 2
+        return 90, max(1, math.ceil(line_h * 0.95 / cell)), widest
+
+    def drawPicture(self, p, axisSpec, tickSpecs, textSpecs):  # pyqtgraph override
+        p.setRenderHint(p.RenderHint.Antialiasing, False)
+        p.setRenderHint(p.RenderHint.TextAntialiasing, True)
+        pen, a, b = axisSpec
+        p.setPen(pen)
+        p.drawLine(a, b)
+        for pen, a, b in tickSpecs:
+            p.setPen(pen)
+            p.drawLine(a, b)
+        metrics = QtGui.QFontMetricsF(self._font)
+        bold = QtGui.QFont(self._font)
+        bold.setBold(True)
+        for anchor, angle, text, index in textSpecs:
+            emphasised = index == self._highlight
+            p.setFont(bold if emphasised else self._font)
+            p.setPen(QtGui.QPen(self._accent) if emphasised else self.textPen())
+            width = metrics.horizontalAdvance(text) * (1.15 if emphasised else 1.0) + 2
+            height = metrics.height()
+            p.save()
+            p.translate(anchor)
+            if self.orientation == "left":
+                rect, flags = QtCore.QRectF(-width, -height / 2, width, height), _AlignRight
+            elif self.orientation == "right":
+                rect, flags = QtCore.QRectF(0, -height / 2, width, height), _AlignLeft
+            elif self.orientation == "top":
+                rect, flags = QtCore.QRectF(-width / 2, -height, width, height), _AlignBottom
+            elif angle == 0:
+                rect, flags = QtCore.QRectF(-width / 2, 0, width, height), _AlignTop
+            else:
+                # Slanted or vertical: the label *ends* at its tick and runs down-left from it.
+                p.rotate(-angle)
+                rect, flags = QtCore.QRectF(-width, -height / 2, width, height), _AlignRight
+            p.drawText(rect, int(flags), text)
+            p.restore()

@@ -1,0 +1,39 @@
+"""How SentencePiece pieces are shown on axes and next to lines.
+
+SentencePiece marks the start of a word with ``▁`` (U+2581). Shown raw, every second label starts with
+a heavy bar that steals width and reads like an underscore. We drop it for word-initial pieces and
+instead mark the *continuation* pieces, the rarer case, with a light middle dot: ``▁The ▁wea ther`` is
+shown as ``The wea ·ther``. Punctuation glued to a word (``.`` ``,``) needs no mark. A lone ``▁`` piece
+becomes ``␣`` so it is not invisible. Hover read-outs keep the raw piece, so nothing is lost.
+"""
+
+from __future__ import annotations
+
+WORD_START = "\u2581"
+CONTINUATION_MARK = "\u00b7"
+LONE_SPACE = "\u2423"
+_SPECIALS = {"<s>", "</s>", "<pad>", "<unk>"}
+
+
+def display_piece(piece: str) -> str:
+    """A readable label for one SentencePiece piece (see the module docstring for the rule)."""
+    if piece in _SPECIALS or not piece:
+        return piece
+    if piece == WORD_START:
+        return LONE_SPACE
+    if piece.startswith(WORD_START):
+        return piece[len(WORD_START):].replace(WORD_START, " ")
+    body = piece.replace(WORD_START, " ")
+    if body[0].isalnum():
+        return CONTINUATION_MARK + body
+    return body
+
+
+def display_pieces(pieces) -> list[str]:
+    """:func:`display_piece` over a sequence."""
+    return [display_piece(p) for p in pieces]
+
+
+def elide(text: str, max_chars: int = 18) -> str:
+    """Shorten very long labels with an ellipsis so one piece cannot swallow an axis."""
+    return text if len(text) <= max_chars else text[: max_chars - 1] + "\u2026"

@@ -1,0 +1,180 @@
+"""Model folders: config.json + model.safetensors + spm.model (+ train_state.pt for resuming).
+
+Nothing here unpickles arbitrary objects: weights come from safetensors (a plain tensor format) and the
+optimizer/RNG state from ``torch.load(weights_only=True)``, which refuses anything but tensors and
+containers. Every write goes to a temporary folder that is renamed into place, so a crash mid-save never
+damages the last good checkpoint.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import torch
+from safetensors import SafetensorError
+from safetensors.torch import load_file, save_file
+
+from model.config import ModelConfig
+from model.errors import CheckpointError, UserError
+from model.records import ModelInfo
+from model.tokenizer import Tokenizer
+from model.transformer import Transformer
+
+CONFIG, WEIGHTS, SPM, STATE, LATEST = "config.json", "model.safetensors", "spm.model", "train_state.pt", "LATEST"
+FORMAT = "attention-explorer/1"
+REPO_ROOT = Path(__file__).resolve().parents[1]
+
+
+def default_model_dir() -> Path | None:
+    """The built-in model: $ATTENTION_EXPLORER_MODEL, else assets/default-model; None if absent."""
+    env = os.environ.get("ATTENTION_EXPLORER_MODEL")
+    path = Path(env) if env else REPO_ROOT / "assets" / "default-model"
+    return path if (path / CONFIG).is_file() else None
+
+
+def resolve(path: Path | str) -> Path:
+    """A checkpoint folder, or a training run folder whose LATEST file names its newest checkpoint."""
+    path = Path(path).expanduser()
+    if not path.exists():
+        raise CheckpointError(f"model folder not found: {path}")
+    if not path.is_dir():
+        raise CheckpointError(f"not a model folder (it is a file): {path}")
+    if (path / CONFIG).is_file():
+        return path
+    if (path / LATEST).is_file():
+        name = (path / LATEST).read_text(encoding="utf-8").strip()
+        if name and "/" not in name and (path / name / CONFIG).is_file():
+            return path / name
+    raise CheckpointError(f"not a model folder: {path} has no {CONFIG} (expected {CONFIG}, {WEIGHTS}, {SPM})")
+
+
+@dataclass
+class LoadedModel:
+    model: Transformer
+    tokenizer: Tokenizer
+    config: ModelConfig
+    path: Path
+    device: str = "cpu"
+    meta: dict = field(default_factory=dict)
+
+    def info(self) -> ModelInfo:
+        return ModelInfo(path=str(self.path), config=tuple(self.config.to_dict().items()),
+                         n_params=self.model.num_parameters(), vocab_size=self.tokenizer.vocab_size,
+                         device=self.device, d_model=self.config.d_model, n_layers=self.config.n_layers,
+                         n_heads=self.config.n_heads, note=str(self.meta.get("note", "")))
+
+
+def read_config(folder: Path) -> tuple[ModelConfig, dict]:
+    try:
+        data = json.loads((folder / CONFIG).read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise CheckpointError(f"{folder} has no {CONFIG}") from None
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise CheckpointError(f"{folder / CONFIG} is not valid JSON ({exc})") from None
+    if not isinstance(data, dict) or not isinstance(data.get("model"), dict):
+        raise CheckpointError(f"{folder / CONFIG} has no 'model' section: not an Attention Explorer model")
+    try:
+        cfg = ModelConfig.from_dict(data["model"])
+    except (TypeError, UserError) as exc:
+        raise CheckpointError(f"{folder / CONFIG} holds an invalid model config: {exc}") from None
+    return cfg, data
+
+
+def load_model(path: Path | str, device: str = "cpu") -> LoadedModel:
+    """Load and fully validate a model folder; raises CheckpointError with a readable message."""
+    folder = resolve(path)
+    cfg, data = read_config(folder)
+    if not (folder / SPM).is_file():
+        raise CheckpointError(f"{folder} has no tokenizer ({SPM})")
+    tokenizer = Tokenizer.load(folder / SPM)
+    if tokenizer.vocab_size != cfg.vocab_size:
+        raise CheckpointError(f"the tokenizer has {tokenizer.vocab_size} pieces but the model's embedding "
+                              f"has {cfg.vocab_size} rows: {SPM} does not belong to this model")
+    if not (folder / WEIGHTS).is_file():
+        others = [p.name for p in folder.glob("*.bin")] + [p.name for p in folder.glob("*.pt*")]
+        hint = f" (found {', '.join(others)}; only safetensors weights are loaded)" if others else ""
+        raise CheckpointError(f"{folder} has no {WEIGHTS}{hint}")
+    try:
+        tensors = load_file(str(folder / WEIGHTS))
+    except (SafetensorError, OSError, ValueError) as exc:
+        raise CheckpointError(f"{folder / WEIGHTS} is corrupt or truncated ({exc})") from None
+    model = Transformer(cfg)
+    expected = model.state_dict()
+    missing = sorted(set(expected) - set(tensors))
+    extra = sorted(set(tensors) - set(expected))
+    if missing or extra:
+        raise CheckpointError(f"{WEIGHTS} does not match config.json: missing {missing[:3]}, unexpected {extra[:3]}")
+    for name, t in tensors.items():
+        if t.shape != expected[name].shape:
+            raise CheckpointError(f"{WEIGHTS}: {name} has shape {tuple(t.shape)}, config.json implies "
+                                  f"{tuple(expected[name].shape)}")
+        if not torch.isfinite(t).all():
+            raise CheckpointError(f"{WEIGHTS}: {name} holds NaN or infinite values")
+    model.load_state_dict({k: v.float() for k, v in tensors.items()})
+    model.to(device).eval()
+    return LoadedModel(model, tokenizer, cfg, folder, device, data.get("meta", {}))
+
+
+def _write_folder(final: Path, write) -> Path:
+    """Write a folder through a temporary sibling and rename it into place."""
+    final = Path(final)
+    final.parent.mkdir(parents=True, exist_ok=True)
+    tmp = final.parent / f".tmp-{final.name}-{os.getpid()}"
+    shutil.rmtree(tmp, ignore_errors=True)
+    tmp.mkdir()
+    try:
+        write(tmp)
+        for f in tmp.iterdir():  # make the data durable before the rename publishes it
+            with open(f, "rb") as fh:
+                os.fsync(fh.fileno())
+        old = None
+        if final.exists():
+            old = final.parent / f".old-{final.name}-{os.getpid()}"
+            os.replace(final, old)
+        os.replace(tmp, final)
+        if old is not None:
+            shutil.rmtree(old, ignore_errors=True)
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
+    return final
+
+
+def write_text_atomic(path: Path, text: str) -> None:
+    tmp = Path(f"{path}.tmp-{os.getpid()}")
+    tmp.write_text(text, encoding="utf-8")
+    os.replace(tmp, path)
+
+
+def save_model(folder: Path, model: Transformer, tokenizer: Tokenizer, meta: dict | None = None,
+               train_state: dict | None = None, extra_files: dict[str, str] | None = None,
+               half: bool = False) -> Path:
+    """Save a loadable model folder atomically. half=True stores fp16 weights (for shipping)."""
+    def write(tmp: Path) -> None:
+        state = {k: (v.detach().half() if half and v.is_floating_point() else v.detach()).cpu().contiguous()
+                 for k, v in model.state_dict().items()}
+        save_file(state, str(tmp / WEIGHTS), metadata={"format": FORMAT})
+        tokenizer.save(tmp / SPM)
+        cfg = {"format": FORMAT, "model": model.cfg.to_dict(), "meta": meta or {}}
+        (tmp / CONFIG).write_text(json.dumps(cfg, indent=2, sort_keys=True), encoding="utf-8")
+        if train_state is not None:
+            torch.save(train_state, tmp / STATE)
+        for name, text in (extra_files or {}).items():
+            (tmp / name).write_text(text, encoding="utf-8")
+    return _write_folder(Path(folder), write)
+
+
+def load_train_state(folder: Path) -> dict:
+    """Optimizer, schedule and RNG state for an exact resume; tensors and plain containers only."""
+    path = Path(folder) / STATE
+    if not path.is_file():
+        raise CheckpointError(f"{folder} has no {STATE}: it can be opened but not resumed")
+    try:
+        return torch.load(path, map_location="cpu", weights_only=True)
+    except Exception as exc:  # UnpicklingError for hostile files, RuntimeError/EOFError for truncated ones
+        first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        raise CheckpointError(f"refused to load {path}: it is not a plain tensor file ({first[:200]})") from None

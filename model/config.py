@@ -1,0 +1,146 @@
+"""Model and training configuration: frozen dataclasses with the paper's defaults.
+
+A checkpoint stores ``ModelConfig`` as JSON and the model is rebuilt from it, so every field here must be
+a plain number or string.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from model.errors import UserError
+
+PAD_ID, UNK_ID, BOS_ID, EOS_ID = 0, 1, 2, 3
+
+
+@dataclass(frozen=True)
+class ModelConfig:
+    """The Transformer of Vaswani et al. (2017); defaults are the paper's base model."""
+
+    vocab_size: int = 37000  # joint source/target vocabulary (the paper's shared BPE)
+    n_layers: int = 6  # N: identical layers in the encoder and in the decoder
+    d_model: int = 512
+    n_heads: int = 8  # h; d_k = d_v = d_model / h
+    d_ff: int = 2048
+    dropout: float = 0.1  # P_drop: on embeddings+PE and on every sub-layer output
+    attn_dropout: float = 0.0  # on attention weights; the paper does not use it (0 = paper)
+    norm_eps: float = 1e-5
+    pad_id: int = PAD_ID
+    bos_id: int = BOS_ID
+    eos_id: int = EOS_ID
+
+    def __post_init__(self) -> None:
+        if self.d_model % self.n_heads:
+            raise UserError(f"d_model ({self.d_model}) must be divisible by n_heads ({self.n_heads})")
+        for name in ("vocab_size", "n_layers", "d_model", "n_heads", "d_ff"):
+            if getattr(self, name) < 1:
+                raise UserError(f"{name} must be positive, got {getattr(self, name)}")
+        if self.vocab_size < 5:
+            raise UserError("vocab_size must leave room for the 4 special pieces")
+        for name in ("dropout", "attn_dropout"):
+            if not 0.0 <= getattr(self, name) < 1.0:
+                raise UserError(f"{name} must be in [0, 1), got {getattr(self, name)}")
+
+    @property
+    def d_k(self) -> int:
+        return self.d_model // self.n_heads
+
+    def replace(self, **changes) -> ModelConfig:
+        return dataclasses.replace(self, **changes)
+
+    def to_dict(self) -> dict:
+        return dataclasses.asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: dict) -> ModelConfig:
+        names = {f.name for f in dataclasses.fields(cls)}
+        unknown = set(data) - names
+        if unknown:
+            raise UserError(f"unknown model config fields: {', '.join(sorted(unknown))}")
+        return cls(**data)
+
+
+PRESETS: dict[str, ModelConfig] = {
+    # For tests and classroom demos: learns toy tasks in seconds on a CPU.
+    "tiny": ModelConfig(vocab_size=64, n_layers=2, d_model=64, n_heads=4, d_ff=256, dropout=0.0),
+    # Trainable on 2 CPU cores in hours; keeps 8 heads per layer so the views look like the paper's.
+    "small": ModelConfig(vocab_size=8000, n_layers=4, d_model=256, n_heads=8, d_ff=1024, dropout=0.1),
+    "base": ModelConfig(),
+    "big": ModelConfig(d_model=1024, n_heads=16, d_ff=4096, dropout=0.3),
+}
+
+
+def preset(name: str, **overrides) -> ModelConfig:
+    if name not in PRESETS:
+        raise UserError(f"unknown preset {name!r}; choose one of {', '.join(PRESETS)}")
+    return PRESETS[name].replace(**overrides) if overrides else PRESETS[name]
+
+
+@dataclass(frozen=True)
+class TrainConfig:
+    """Everything a training run needs besides the data; saved next to each checkpoint."""
+
+    out_dir: str
+    model: ModelConfig = field(default_factory=lambda: PRESETS["small"])
+    vocab_size: int | None = None  # tokenizer size; None = model.vocab_size
+    max_steps: int | None = 1000
+    max_minutes: float | None = None
+    warmup_steps: int = 4000
+    lr_scale: float = 1.0  # multiplies the paper's schedule (the paper uses 1.0)
+    batch_tokens: int = 4096  # source+target tokens per batch (padding included)
+    label_smoothing: float = 0.1
+    clip_norm: float | None = 1.0
+    valid_every: int = 500
+    valid_bleu_sentences: int = 200  # greedy-decoded for BLEU at each validation
+    checkpoint_every: int = 500
+    keep_checkpoints: int = 5
+    seed: int = 1
+    device: str = "cpu"
+    amp: bool = True  # CUDA only: bf16 where supported, else fp16 with a loss scaler
+    max_tokens_per_sentence: int = 128  # longer pairs are skipped (and reported)
+    n_valid: int = 500  # held out of the training corpus when no valid set is given
+    probe_sentence: str = ""  # translated at each report_every for the live attention view
+    probe_every: int = 0  # 0 = never
+    report_every: int = 10
+    threads: int | None = None  # torch CPU threads; None = torch's default
+    # The data, so that a run folder alone is enough to resume: aligned files, a TSV, or a built-in task.
+    src: str = ""
+    tgt: str = ""
+    tsv: str = ""
+    task: str = ""  # reverse | copy | sort | dates (model.tasks)
+    task_size: int = 50_000
+    valid_src: str = ""
+    valid_tgt: str = ""
+
+    def __post_init__(self) -> None:
+        if self.batch_tokens < 16:
+            raise UserError("batch_tokens must be at least 16")
+        if self.warmup_steps < 1:
+            raise UserError("warmup_steps must be at least 1")
+        if self.max_steps is not None and self.max_steps < 1:
+            raise UserError("max_steps must be at least 1")
+        if sum(bool(x) for x in (self.src or self.tgt, self.tsv, self.task)) > 1:
+            raise UserError("give one corpus: --src/--tgt, --tsv or --task")
+        if bool(self.src) != bool(self.tgt):
+            raise UserError("--src and --tgt go together")
+
+    def replace(self, **changes) -> TrainConfig:
+        return dataclasses.replace(self, **changes)
+
+    def to_json(self) -> str:
+        d = dataclasses.asdict(self)
+        return json.dumps(d, indent=2, sort_keys=True)
+
+    @classmethod
+    def from_json(cls, text: str) -> TrainConfig:
+        d = json.loads(text)
+        d["model"] = ModelConfig.from_dict(d["model"])
+        names = {f.name for f in dataclasses.fields(cls)}
+        return cls(**{k: v for k, v in d.items() if k in names})
+
+    @property
+    def out_path(self) -> Path:
+        return Path(self.out_dir)

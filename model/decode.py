@@ -1,0 +1,204 @@
+"""Greedy and beam search with a key/value cache, and the attention maps behind a translation.
+
+Attention is captured after the search, by one teacher-forced pass over the chosen output: the search
+stays on the fast path, and the maps are exactly those of the sentence shown (every beam's maps would
+otherwise have to be carried and reordered).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import torch
+from torch import Tensor
+
+from model.checkpoint import LoadedModel
+from model.config import BOS_ID, EOS_ID
+from model.errors import UserError
+from model.records import AttentionMaps, Translation
+from model.tokenizer import clean_text
+from model.transformer import DecoderState, Transformer
+
+MAX_SOURCE_PIECES = 400
+MAX_SOURCE_CHARS = 5000
+
+
+def _step_logprobs(model: Transformer, memory: Tensor, src: Tensor, seqs: Tensor,
+                   state: DecoderState | None) -> Tensor:
+    """Log-probabilities of the next piece for each row of seqs (B, t) → (B, V)."""
+    if state is not None:
+        hidden, _, _ = model.decode(seqs[:, -1:], memory, src, state=state)
+    else:  # no cache: recompute every position, as a naive implementation would
+        hidden, _, _ = model.decode(seqs, memory, src)
+    return model.generator(hidden[:, -1]).float().log_softmax(-1)
+
+
+@torch.no_grad()
+def greedy(model: Transformer, src: Tensor, max_len: int, use_cache: bool = True) -> list[list[int]]:
+    """src: (B, S) → for each row the generated ids (ending in </s> unless max_len was reached)."""
+    memory, _ = model.encode(src)
+    b = src.size(0)
+    seqs = torch.full((b, 1), BOS_ID, dtype=torch.long, device=src.device)
+    done = torch.zeros(b, dtype=torch.bool, device=src.device)
+    state = DecoderState(model, memory) if use_cache else None
+    for _ in range(max_len):
+        nxt = _step_logprobs(model, memory, src, seqs, state).argmax(-1)
+        nxt = nxt.masked_fill(done, model.cfg.pad_id)
+        seqs = torch.cat([seqs, nxt[:, None]], dim=1)
+        done |= nxt == EOS_ID
+        if done.all():
+            break
+    out = []
+    for row in seqs[:, 1:].tolist():
+        ids = []
+        for i in row:
+            if i == model.cfg.pad_id:
+                break
+            ids.append(i)
+            if i == EOS_ID:
+                break
+        out.append(ids)
+    return out
+
+
+def length_penalty(length: int, alpha: float) -> float:
+    """GNMT's lp(Y) = ((5 + |Y|) / 6)^α, the paper's α = 0.6."""
+    return ((5.0 + length) / 6.0) ** alpha
+
+
+@torch.no_grad()
+def beam_search(model: Transformer, src: Tensor, beam_size: int, max_len: int, alpha: float = 0.6,
+                use_cache: bool = True) -> tuple[list[int], float]:
+    """One sentence src: (1, S) → (best ids ending in </s> if finished, length-penalised log-prob)."""
+    memory, _ = model.encode(src)
+    k = beam_size
+    memory, src_k = memory.expand(k, -1, -1).contiguous(), src.expand(k, -1).contiguous()
+    state = DecoderState(model, memory) if use_cache else None
+    seqs = torch.full((k, 1), BOS_ID, dtype=torch.long, device=src.device)
+    scores = torch.zeros(k, device=src.device)
+    scores[1:] = float("-inf")  # all beams start identical: expand only the first
+    finished: list[tuple[float, list[int]]] = []
+    for step in range(1, max_len + 1):
+        logp = _step_logprobs(model, memory, src_k, seqs, state)  # (k, V)
+        cand = (scores[:, None] + logp).view(-1)
+        top, idx = cand.topk(2 * k)
+        beam_idx, tok = idx // logp.size(1), idx % logp.size(1)
+        keep_beams, keep_tok, keep_scores = [], [], []
+        for s, bi, t in zip(top.tolist(), beam_idx.tolist(), tok.tolist()):
+            if s == float("-inf"):
+                break
+            if t == EOS_ID:
+                finished.append((s / length_penalty(step, alpha), seqs[bi, 1:].tolist() + [EOS_ID]))
+            else:
+                keep_beams.append(bi)
+                keep_tok.append(t)
+                keep_scores.append(s)
+            if len(keep_beams) == k:
+                break
+        if len(finished) >= k or not keep_beams:
+            break
+        while len(keep_beams) < k:  # pad with dead beams so tensors keep their shape
+            keep_beams.append(keep_beams[0])
+            keep_tok.append(keep_tok[0])
+            keep_scores.append(float("-inf"))
+        index = torch.tensor(keep_beams, device=src.device)
+        seqs = torch.cat([seqs.index_select(0, index), torch.tensor(keep_tok, device=src.device)[:, None]], 1)
+        scores = torch.tensor(keep_scores, device=src.device)
+        if state is not None:
+            state.reorder(index)
+    if not finished:  # max_len reached: take the best unfinished beam
+        best = int(scores.argmax())
+        finished.append((float(scores[best]) / length_penalty(seqs.size(1) - 1, alpha), seqs[best, 1:].tolist()))
+    score, ids = max(finished, key=lambda x: x[0])
+    return ids, score
+
+
+@torch.no_grad()
+def capture(model: Transformer, src: Tensor, generated: list[int],
+            head_masks: dict[str, Tensor] | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Teacher-forced pass over <s> + generated[:-1]; returns (L,H,S,S), (L,H,T,T), (L,H,T,S) float32."""
+    tgt = torch.tensor([[BOS_ID] + generated[:-1]], dtype=torch.long, device=src.device)
+    _, cap = model(src, tgt, need_weights=True, head_masks=head_masks)
+    def stack(ws):
+        return torch.stack([w[0] for w in ws]).float().cpu().numpy()
+    return stack(cap.encoder_self), stack(cap.decoder_self), stack(cap.cross)
+
+
+def encode_source(loaded: LoadedModel, text: str) -> list[int]:
+    """Source ids + </s>, with clear errors for empty or oversized input."""
+    if not isinstance(text, str):
+        raise UserError("the sentence must be text")
+    if len(text) > MAX_SOURCE_CHARS:
+        raise UserError(f"the sentence is too long ({len(text)} characters; at most {MAX_SOURCE_CHARS}); split it")
+    cleaned = clean_text(text)
+    if not cleaned:
+        raise UserError("type a sentence to translate: the text is empty")
+    ids = loaded.tokenizer.encode(cleaned)
+    if not ids:
+        raise UserError("the sentence holds nothing the tokenizer can read")
+    if len(ids) > MAX_SOURCE_PIECES:
+        raise UserError(f"the sentence is too long ({len(ids)} pieces; at most {MAX_SOURCE_PIECES}); split it")
+    return ids + [EOS_ID]
+
+
+def translate(loaded: LoadedModel, text: str, beam_size: int = 1, capture_attention: bool = True,
+              length_penalty_alpha: float = 0.6, request_id: int = 0, use_cache: bool = True,
+              head_masks: dict[str, Tensor] | None = None, max_extra: int = 50) -> Translation:
+    """Translate one sentence; beam_size 1 is greedy. Max output length = source length + max_extra."""
+    if not 1 <= beam_size <= 64:
+        raise UserError(f"beam size must be between 1 and 64, got {beam_size}")
+    model, tok = loaded.model, loaded.tokenizer
+    ids = encode_source(loaded, text)
+    src = torch.tensor([ids], dtype=torch.long, device=loaded.device)
+    max_len = len(ids) + max_extra
+    if head_masks:
+        # Ablated heads must also change the search, not just the maps: decode uncached through forward.
+        generated, score = _ablated_greedy(model, src, max_len, head_masks), 0.0
+    elif beam_size == 1:
+        generated, score = greedy(model, src, max_len, use_cache)[0], 0.0
+    else:
+        generated, score = beam_search(model, src, beam_size, max_len, length_penalty_alpha, use_cache)
+    out_ids = [i for i in generated if i != EOS_ID]
+    maps = None
+    if capture_attention:
+        enc, dec, cross = capture(model, src, generated, head_masks)
+        maps = AttentionMaps(enc, dec, cross, tuple(tok.pieces(ids)),
+                             tuple(tok.pieces([BOS_ID] + generated[:-1])), tuple(tok.pieces(generated)))
+    return Translation(source=text, text=tok.decode(out_ids), source_pieces=tuple(tok.pieces(ids[:-1])),
+                       target_pieces=tuple(tok.pieces(out_ids)), score=float(score), attention=maps,
+                       request_id=request_id)
+
+
+@torch.no_grad()
+def _ablated_greedy(model: Transformer, src: Tensor, max_len: int, head_masks: dict[str, Tensor]) -> list[int]:
+    seq = [BOS_ID]
+    for _ in range(max_len):
+        logits, _ = model(src, torch.tensor([seq], device=src.device), head_masks=head_masks)
+        nxt = int(logits[0, -1].argmax())
+        seq.append(nxt)
+        if nxt == EOS_ID:
+            break
+    return seq[1:]
+
+
+@torch.no_grad()
+def translate_many(model: Transformer, tok, texts: list[str], beam_size: int = 1, batch_size: int = 64,
+                   alpha: float = 0.6, max_extra: int = 50) -> list[str]:
+    """Batch translation for evaluation (greedy is batched; beam search goes sentence by sentence)."""
+    device = next(model.parameters()).device
+    encoded = [(tok.encode(t)[: MAX_SOURCE_PIECES] or [1]) + [EOS_ID] for t in texts]
+    out: list[str] = [""] * len(texts)
+    order = sorted(range(len(texts)), key=lambda i: len(encoded[i]))
+    for start in range(0, len(order), batch_size if beam_size == 1 else 1):
+        idx = order[start:start + (batch_size if beam_size == 1 else 1)]
+        s_len = max(len(encoded[i]) for i in idx)
+        src = torch.full((len(idx), s_len), model.cfg.pad_id, dtype=torch.long)
+        for r, i in enumerate(idx):
+            src[r, : len(encoded[i])] = torch.tensor(encoded[i])
+        src = src.to(device)
+        if beam_size == 1:
+            results = greedy(model, src, s_len + max_extra)
+        else:
+            results = [beam_search(model, src, beam_size, s_len + max_extra, alpha)[0]]
+        for i, ids in zip(idx, results):
+            out[i] = tok.decode([t for t in ids if t != EOS_ID])
+    return out

@@ -1,0 +1,202 @@
+"""The Transformer's building blocks, in the paper's order and names (section 3).
+
+Attention has two paths. Training and plain inference use ``F.scaled_dot_product_attention`` (fused,
+no weights materialised). The explicit path computes softmax(QKᵀ/√d_k) itself and returns the
+post-softmax weights; it runs only when a caller asks for them (``need_weights=True``). Nothing is ever
+stored on a module: weights travel back through return values.
+"""
+
+from __future__ import annotations
+
+import math
+
+import torch
+import torch.nn.functional as F
+from torch import Tensor, nn
+
+from model.config import ModelConfig
+
+
+def attention(q: Tensor, k: Tensor, v: Tensor, mask: Tensor | None = None,
+              dropout: float = 0.0) -> tuple[Tensor, Tensor]:
+    """Scaled dot-product attention, eq. (1), returning (output, post-softmax weights).
+
+    q: (B, H, T, d_k), k and v: (B, H, S, d_k), mask: bool, broadcastable to (B, H, T, S), True = may attend.
+    """
+    scores = q @ k.transpose(-2, -1) / math.sqrt(q.size(-1))  # (B, H, T, S)
+    if mask is not None:
+        scores = scores.masked_fill(~mask, float("-inf"))
+    weights = scores.softmax(dim=-1)
+    p = F.dropout(weights, dropout) if dropout > 0 else weights
+    return p @ v, weights  # (B, H, T, d_k), (B, H, T, S)
+
+
+class KVCache:
+    """Keys and values of one attention sub-layer, grown step by step during decoding."""
+
+    def __init__(self) -> None:
+        self.k: Tensor | None = None  # (B, H, t, d_k)
+        self.v: Tensor | None = None
+
+    def append(self, k: Tensor, v: Tensor) -> tuple[Tensor, Tensor]:
+        self.k = k if self.k is None else torch.cat([self.k, k], dim=2)
+        self.v = v if self.v is None else torch.cat([self.v, v], dim=2)
+        return self.k, self.v
+
+    def reorder(self, index: Tensor) -> None:
+        """Follow the beams that survived a beam-search step."""
+        if self.k is not None:
+            self.k, self.v = self.k.index_select(0, index), self.v.index_select(0, index)
+
+
+class MultiHeadAttention(nn.Module):
+    """MultiHead(Q, K, V) = Concat(head_1..head_h) W^O, with one fused input projection.
+
+    ``w_qkv`` stacks W^Q, W^K, W^V row-wise exactly like ``nn.MultiheadAttention.in_proj_weight``, so
+    self-attention is one matmul and weights copy over one-to-one in tests.
+    """
+
+    def __init__(self, d_model: int, n_heads: int, attn_dropout: float = 0.0) -> None:
+        super().__init__()
+        self.n_heads, self.d_k = n_heads, d_model // n_heads
+        self.attn_dropout = attn_dropout
+        self.w_qkv = nn.Linear(d_model, 3 * d_model)
+        self.w_o = nn.Linear(d_model, d_model)
+
+    def _split(self, x: Tensor) -> Tensor:
+        b, t, _ = x.shape
+        return x.view(b, t, self.n_heads, self.d_k).transpose(1, 2)  # (B, H, T, d_k)
+
+    def project_kv(self, memory: Tensor) -> tuple[Tensor, Tensor]:
+        """K and V of the encoder output for cross-attention: computed once per sentence when decoding."""
+        d = self.w_o.in_features
+        kv = F.linear(memory, self.w_qkv.weight[d:], self.w_qkv.bias[d:])  # (B, S, 2D)
+        k, v = kv.chunk(2, dim=-1)
+        return self._split(k), self._split(v)
+
+    def forward(self, x: Tensor, memory: Tensor | None = None, mask: Tensor | None = None,
+                is_causal: bool = False, need_weights: bool = False, cache: KVCache | None = None,
+                static_kv: tuple[Tensor, Tensor] | None = None,
+                head_mask: Tensor | None = None) -> tuple[Tensor, Tensor | None]:
+        """x: (B, T, D) queries. Self-attention when memory and static_kv are None, else cross-attention.
+
+        mask: bool (B, 1, T|1, S), True = may attend. is_causal: mask the future (self-attention only).
+        cache: keys/values of earlier decoding steps (self-attention). static_kv: precomputed cross K, V.
+        head_mask: (H,) multipliers on each head's output (0 removes a head), for ablation.
+        """
+        b, t, d = x.shape
+        if memory is None and static_kv is None:
+            q, k, v = self.w_qkv(x).chunk(3, dim=-1)
+            q, k, v = self._split(q), self._split(k), self._split(v)
+            if cache is not None:
+                k, v = cache.append(k, v)
+        else:
+            q = self._split(F.linear(x, self.w_qkv.weight[:d], self.w_qkv.bias[:d]))
+            k, v = static_kv if static_kv is not None else self.project_kv(memory)
+        if is_causal and t == 1:
+            is_causal = False  # one new query at the end of the cache may see every key so far
+        if is_causal and (mask is not None or need_weights or t != k.size(2)):
+            # Build the causal mask explicitly; with a cache the T new queries sit at the end.
+            s = k.size(2)
+            causal = torch.ones(t, s, dtype=torch.bool, device=x.device).tril(diagonal=s - t)
+            mask = causal if mask is None else mask & causal
+            is_causal = False
+        drop = self.attn_dropout if self.training else 0.0
+        if need_weights:
+            out, weights = attention(q, k, v, mask, drop)
+        else:
+            out = F.scaled_dot_product_attention(q, k, v, attn_mask=mask, dropout_p=drop,
+                                                 is_causal=is_causal)
+            weights = None
+        if head_mask is not None:
+            out = out * head_mask.view(1, -1, 1, 1).to(out.dtype)
+        out = out.transpose(1, 2).reshape(b, t, d)  # concatenate heads: (B, T, D)
+        return self.w_o(out), weights
+
+
+class PositionwiseFeedForward(nn.Module):
+    """FFN(x) = max(0, xW1 + b1)W2 + b2, eq. (2)."""
+
+    def __init__(self, d_model: int, d_ff: int) -> None:
+        super().__init__()
+        self.w_1 = nn.Linear(d_model, d_ff)
+        self.w_2 = nn.Linear(d_ff, d_model)
+
+    def forward(self, x: Tensor) -> Tensor:
+        return self.w_2(F.relu(self.w_1(x)))
+
+
+class PositionalEncoding(nn.Module):
+    """Sinusoidal encoding, section 3.5: PE(pos, 2i) = sin(pos/10000^(2i/d)), PE(pos, 2i+1) = cos(...).
+
+    Computed for any length: the table grows on demand, so no sentence is ever too long for it.
+    It is a non-persistent buffer, so checkpoints do not carry it.
+    """
+
+    def __init__(self, d_model: int) -> None:
+        super().__init__()
+        self.d_model = d_model
+        self.register_buffer("table", sinusoidal_table(256, d_model), persistent=False)
+
+    def forward(self, length: int, offset: int = 0) -> Tensor:
+        end = offset + length
+        if end > self.table.size(0):
+            self.table = sinusoidal_table(max(end, 2 * self.table.size(0)), self.d_model).to(self.table.device)
+        return self.table[offset:end]  # (T, D)
+
+
+def sinusoidal_table(n_positions: int, d_model: int) -> Tensor:
+    pos = torch.arange(n_positions, dtype=torch.float64).unsqueeze(1)  # (P, 1)
+    two_i = torch.arange(0, d_model, 2, dtype=torch.float64)  # (D/2,)
+    angle = pos / torch.pow(10000.0, two_i / d_model)  # (P, D/2); float64 so long positions stay exact
+    pe = torch.zeros(n_positions, d_model, dtype=torch.float64)
+    pe[:, 0::2] = torch.sin(angle)
+    pe[:, 1::2] = torch.cos(angle[:, : d_model // 2])
+    return pe.float()
+
+
+class EncoderLayer(nn.Module):
+    """Self-attention then feed-forward; each sub-layer is LayerNorm(x + Dropout(Sublayer(x))) (post-LN)."""
+
+    def __init__(self, cfg: ModelConfig) -> None:
+        super().__init__()
+        self.self_attn = MultiHeadAttention(cfg.d_model, cfg.n_heads, cfg.attn_dropout)
+        self.norm_1 = nn.LayerNorm(cfg.d_model, eps=cfg.norm_eps)
+        self.feed_forward = PositionwiseFeedForward(cfg.d_model, cfg.d_ff)
+        self.norm_2 = nn.LayerNorm(cfg.d_model, eps=cfg.norm_eps)
+        self.dropout = nn.Dropout(cfg.dropout)
+
+    def forward(self, x: Tensor, src_mask: Tensor | None, need_weights: bool = False,
+                head_mask: Tensor | None = None) -> tuple[Tensor, Tensor | None]:
+        a, w = self.self_attn(x, mask=src_mask, need_weights=need_weights, head_mask=head_mask)
+        x = self.norm_1(x + self.dropout(a))
+        x = self.norm_2(x + self.dropout(self.feed_forward(x)))
+        return x, w
+
+
+class DecoderLayer(nn.Module):
+    """Masked self-attention, encoder-decoder attention, feed-forward; post-LN residuals."""
+
+    def __init__(self, cfg: ModelConfig) -> None:
+        super().__init__()
+        self.self_attn = MultiHeadAttention(cfg.d_model, cfg.n_heads, cfg.attn_dropout)
+        self.norm_1 = nn.LayerNorm(cfg.d_model, eps=cfg.norm_eps)
+        self.cross_attn = MultiHeadAttention(cfg.d_model, cfg.n_heads, cfg.attn_dropout)
+        self.norm_2 = nn.LayerNorm(cfg.d_model, eps=cfg.norm_eps)
+        self.feed_forward = PositionwiseFeedForward(cfg.d_model, cfg.d_ff)
+        self.norm_3 = nn.LayerNorm(cfg.d_model, eps=cfg.norm_eps)
+        self.dropout = nn.Dropout(cfg.dropout)
+
+    def forward(self, x: Tensor, memory: Tensor | None, src_mask: Tensor | None,
+                need_weights: bool = False, cache: KVCache | None = None,
+                static_kv: tuple[Tensor, Tensor] | None = None,
+                head_masks: tuple[Tensor | None, Tensor | None] = (None, None),
+                ) -> tuple[Tensor, Tensor | None, Tensor | None]:
+        a, w_self = self.self_attn(x, is_causal=True, need_weights=need_weights, cache=cache,
+                                   head_mask=head_masks[0])
+        x = self.norm_1(x + self.dropout(a))
+        a, w_cross = self.cross_attn(x, memory=memory, mask=src_mask, need_weights=need_weights,
+                                     static_kv=static_kv, head_mask=head_masks[1])
+        x = self.norm_2(x + self.dropout(a))
+        x = self.norm_3(x + self.dropout(self.feed_forward(x)))
+        return x, w_self, w_cross

@@ -1,0 +1,131 @@
+"""The data contract between the model and the GUI.
+
+Frozen dataclasses that hold NumPy arrays, numbers and strings only. This module must never import
+torch: the Qt views import it, and they stay free of torch so the window starts fast and a view can be
+tested with synthetic arrays.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+KINDS = ("encoder", "decoder", "cross")
+KIND_TITLES = {
+    "encoder": "Encoder self-attention",
+    "decoder": "Decoder masked self-attention",
+    "cross": "Encoder–decoder cross-attention",
+}
+
+
+def _check_maps(name: str, arr: np.ndarray, rows: int, cols: int) -> None:
+    if not isinstance(arr, np.ndarray) or arr.ndim != 4:
+        raise ValueError(f"{name} must be a 4-d NumPy array (L, H, rows, cols)")
+    if arr.shape[2:] != (rows, cols):
+        raise ValueError(f"{name} has shape {arr.shape}, expected (L, H, {rows}, {cols})")
+
+
+@dataclass(frozen=True)
+class AttentionMaps:
+    """Post-softmax attention weights of every layer and head for one sentence pair.
+
+    Rows are queries, columns are keys. ``source_tokens`` label the encoder positions (S of them, the
+    source pieces followed by ``</s>``); ``target_tokens`` label the decoder *input* positions (T of
+    them: ``<s>`` then the generated pieces except the last), which are the queries of the decoder
+    self-attention and of the cross-attention. ``predicted_tokens[t]`` is the piece that row t produced.
+    """
+
+    encoder_self: np.ndarray  # (L, H, S, S) float32
+    decoder_self: np.ndarray  # (L, H, T, T) float32, strictly upper triangle is 0 (causal mask)
+    cross: np.ndarray  # (L, H, T, S) float32
+    source_tokens: tuple[str, ...]
+    target_tokens: tuple[str, ...]
+    predicted_tokens: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        s, t = len(self.source_tokens), len(self.target_tokens)
+        _check_maps("encoder_self", self.encoder_self, s, s)
+        _check_maps("decoder_self", self.decoder_self, t, t)
+        _check_maps("cross", self.cross, t, s)
+        if self.predicted_tokens and len(self.predicted_tokens) != t:
+            raise ValueError("predicted_tokens must have one entry per target position")
+
+    @property
+    def n_layers(self) -> int:
+        return int(self.encoder_self.shape[0])
+
+    @property
+    def n_heads(self) -> int:
+        return int(self.encoder_self.shape[1])
+
+    def of_kind(self, kind: str) -> np.ndarray:
+        """The (L, H, rows, cols) array for 'encoder', 'decoder' or 'cross'."""
+        return {"encoder": self.encoder_self, "decoder": self.decoder_self, "cross": self.cross}[kind]
+
+    def labels(self, kind: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+        """(row labels, column labels) for a kind: queries on rows, keys on columns."""
+        if kind == "encoder":
+            return self.source_tokens, self.source_tokens
+        if kind == "decoder":
+            return self.target_tokens, self.target_tokens
+        if kind == "cross":
+            return self.target_tokens, self.source_tokens
+        raise ValueError(f"unknown attention kind {kind!r}; expected one of {KINDS}")
+
+    def masked(self, kind: str) -> np.ndarray:
+        """Boolean (rows, cols) array: True where the kind's mask forbids attention (causal future)."""
+        rows, cols = (len(x) for x in self.labels(kind))
+        if kind == "decoder":
+            return np.triu(np.ones((rows, cols), dtype=bool), k=1)
+        return np.zeros((rows, cols), dtype=bool)
+
+
+@dataclass(frozen=True)
+class Translation:
+    """One translated sentence, with the attention behind it when it was captured."""
+
+    source: str
+    text: str
+    source_pieces: tuple[str, ...]
+    target_pieces: tuple[str, ...]
+    score: float = 0.0  # log-probability (length-penalised for beam search)
+    attention: AttentionMaps | None = None
+    request_id: int = 0
+
+
+@dataclass(frozen=True)
+class ModelInfo:
+    """What the info panel shows about a loaded model."""
+
+    path: str
+    config: tuple[tuple[str, object], ...]  # (field, value) pairs of ModelConfig
+    n_params: int
+    vocab_size: int
+    device: str
+    d_model: int
+    n_layers: int
+    n_heads: int
+    note: str = ""
+
+
+@dataclass(frozen=True)
+class TrainProgress:
+    """One report from a training run; the CLI and the GUI worker both consume these."""
+
+    step: int
+    max_steps: int | None
+    epoch: int
+    loss: float  # label-smoothed training loss per target token (mean over the last reports' window)
+    lr: float
+    tokens_per_s: float
+    elapsed_s: float
+    eta_s: float | None = None
+    valid_loss: float | None = None
+    valid_bleu: float | None = None
+    checkpoint: str | None = None  # folder written at this step, if any
+    gpu_mem_mb: float | None = None
+    probe: Translation | None = None
+    event: str = "step"  # "step" | "valid" | "checkpoint" | "done" | "stopped" | "error"
+    message: str = ""
+    extra: dict = field(default_factory=dict, compare=False, hash=False)

@@ -1,0 +1,339 @@
+"""Training as a generator of ``TrainProgress`` records, driven alike by the CLI and the GUI worker.
+
+The loop follows section 5 of the paper: Adam(β1=0.9, β2=0.98, ε=1e-9), the warmup-then-inverse-
+square-root learning rate, label smoothing 0.1, and token-count batches. It checkpoints atomically,
+resumes exactly (model, optimizer, schedule position, data position, RNG), stops cooperatively, and on a
+NaN/Inf loss stops without overwriting the last good checkpoint.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import random
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import nullcontext
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import torch
+import torch.nn.functional as F
+
+from model import checkpoint as ckpt
+from model.config import TrainConfig
+from model.data import Encoded, collate, encode_pairs, make_batches
+from model.errors import UserError
+from model.records import TrainProgress
+from model.tokenizer import Tokenizer
+from model.transformer import Transformer
+
+TRAIN_CONFIG = "train_config.json"
+
+
+def learning_rate(step: int, d_model: int, warmup: int, scale: float = 1.0) -> float:
+    """Eq. (3): lrate = d_model^-0.5 · min(step^-0.5, step · warmup^-1.5), for steps counted from 1."""
+    step = max(step, 1)
+    return scale * d_model ** -0.5 * min(step ** -0.5, step * warmup ** -1.5)
+
+
+def label_smoothed_loss(logits: torch.Tensor, target: torch.Tensor, eps: float, pad_id: int) -> torch.Tensor:
+    """Mean over non-pad targets of (1-ε)·(-log p_y) + ε·mean_v(-log p_v) (section 5.4, ε_ls = 0.1)."""
+    return F.cross_entropy(logits.reshape(-1, logits.size(-1)).float(), target.reshape(-1),
+                           ignore_index=pad_id, label_smoothing=eps)
+
+
+class TrainControl:
+    """Cooperative stop and pause, set from another thread and checked between steps."""
+
+    def __init__(self) -> None:
+        self._stop, self._run = threading.Event(), threading.Event()
+        self._run.set()
+
+    def stop(self) -> None:
+        self._stop.set()
+        self._run.set()  # a paused run must wake up to stop
+
+    def pause(self) -> None:
+        self._run.clear()
+
+    def resume(self) -> None:
+        self._run.set()
+
+    @property
+    def stopped(self) -> bool:
+        return self._stop.is_set()
+
+    @property
+    def paused(self) -> bool:
+        return not self._run.is_set()
+
+    def wait_while_paused(self) -> float:
+        """Block while paused; returns the seconds spent waiting (excluded from timing)."""
+        if self._run.is_set():
+            return 0.0
+        t0 = time.monotonic()
+        self._run.wait()
+        return time.monotonic() - t0
+
+
+@dataclass
+class Data:
+    tokenizer: Tokenizer
+    train: Encoded
+    valid: Encoded
+    valid_pairs: list[tuple[str, str]]
+    report: str
+
+
+def _amp(device: torch.device, enabled: bool):
+    """(autocast context, GradScaler or None): bf16 where the GPU supports it, else fp16 with a scaler."""
+    if device.type != "cuda" or not enabled:
+        return nullcontext(), None
+    if torch.cuda.is_bf16_supported():
+        return torch.autocast("cuda", dtype=torch.bfloat16), None
+    return torch.autocast("cuda", dtype=torch.float16), torch.amp.GradScaler("cuda")
+
+
+def resolve_device(name: str) -> torch.device:
+    if name == "cpu":
+        return torch.device("cpu")
+    if name.startswith("cuda"):
+        if not torch.cuda.is_available():
+            raise UserError(f"device {name!r} asked for, but no CUDA GPU is available; use --device cpu")
+        dev = torch.device(name)
+        if dev.index is not None and dev.index >= torch.cuda.device_count():
+            raise UserError(f"there is no GPU {dev.index}; this machine has {torch.cuda.device_count()}")
+        return dev
+    raise UserError(f"unknown device {name!r}; use cpu, cuda or cuda:N")
+
+
+@torch.no_grad()
+def validate(model: Transformer, data: Data, cfg: TrainConfig, device: torch.device) -> tuple[float, float | None]:
+    """(valid loss per target token without smoothing, greedy BLEU on the first sentences or None)."""
+    model.eval()
+    total, count = 0.0, 0
+    for idx in make_batches(data.valid, cfg.batch_tokens, seed=0, epoch=0):
+        src, tgt = (torch.from_numpy(a).to(device) for a in collate(data.valid, idx, model.cfg.pad_id))
+        logits, _ = model(src, tgt[:, :-1])
+        y = tgt[:, 1:]
+        total += F.cross_entropy(logits.reshape(-1, logits.size(-1)).float(), y.reshape(-1),
+                                 ignore_index=model.cfg.pad_id, reduction="sum").item()
+        count += int((y != model.cfg.pad_id).sum())
+    bleu = None
+    if cfg.valid_bleu_sentences and data.valid_pairs:
+        import sacrebleu  # imported here: it is slow to import and only validation needs it
+        from model.decode import translate_many
+        pairs = data.valid_pairs[: cfg.valid_bleu_sentences]
+        hyps = translate_many(model, data.tokenizer, [s for s, _ in pairs])
+        bleu = float(sacrebleu.corpus_bleu(hyps, [[t for _, t in pairs]]).score)
+    model.train()
+    return total / max(count, 1), bleu
+
+
+def _save(model, data: Data, cfg: TrainConfig, optimizer, scaler, step, epoch, position, elapsed) -> Path:
+    state = {
+        "optimizer": optimizer.state_dict(),
+        "scaler": scaler.state_dict() if scaler is not None else {},
+        "step": step, "epoch": epoch, "position": position, "elapsed": elapsed,
+        "torch_rng": torch.get_rng_state(),
+        "cuda_rng": torch.cuda.get_rng_state_all() if torch.cuda.is_available() else [],
+    }
+    out = cfg.out_path
+    folder = ckpt.save_model(out / f"step-{step:08d}", model, data.tokenizer,
+                             meta={"step": step, "epoch": epoch, "elapsed_s": round(elapsed, 1)},
+                             train_state=state, extra_files={TRAIN_CONFIG: cfg.to_json()})
+    ckpt.write_text_atomic(out / ckpt.LATEST, folder.name + "\n")
+    steps = sorted(p for p in out.glob("step-*") if p.is_dir())
+    for old in steps[: max(0, len(steps) - cfg.keep_checkpoints)]:
+        import shutil
+        shutil.rmtree(old, ignore_errors=True)
+    return folder
+
+
+def train(cfg: TrainConfig, data: Data, control: TrainControl | None = None,
+          resume: Path | None = None) -> Iterator[TrainProgress]:
+    """Run training, yielding a record every ``report_every`` steps and at each event."""
+    control = control or TrainControl()
+    device = resolve_device(cfg.device)
+    if cfg.threads:
+        torch.set_num_threads(cfg.threads)
+    try:
+        cfg.out_path.mkdir(parents=True, exist_ok=True)
+        probe_file = cfg.out_path / ".write-test"
+        probe_file.write_text("ok")
+        probe_file.unlink()
+    except OSError as exc:
+        raise UserError(f"cannot write to the output folder {cfg.out_dir}: {exc.strerror or exc}") from None
+    torch.manual_seed(cfg.seed)
+    random.seed(cfg.seed)
+    model_cfg = cfg.model.replace(vocab_size=data.tokenizer.vocab_size)
+    model = Transformer(model_cfg).to(device)
+    # fused: one kernel per step for all parameters (CPU and CUDA since torch 2.4)
+    optimizer = torch.optim.Adam(model.parameters(), lr=0.0, betas=(0.9, 0.98), eps=1e-9, fused=True)
+    autocast, scaler = _amp(device, cfg.amp)
+    step, epoch, position, elapsed = 0, 0, 0, 0.0
+    if resume is not None:
+        loaded = ckpt.load_model(resume)
+        if loaded.config != model_cfg:
+            raise UserError("the checkpoint's model config differs from the run's; resume with the same model")
+        model.load_state_dict(loaded.model.state_dict())
+        state = ckpt.load_train_state(loaded.path)
+        optimizer.load_state_dict(state["optimizer"])
+        if scaler is not None and state.get("scaler"):
+            scaler.load_state_dict(state["scaler"])
+        step, epoch, position, elapsed = state["step"], state["epoch"], state["position"], state["elapsed"]
+        torch.set_rng_state(state["torch_rng"])
+        if device.type == "cuda" and state.get("cuda_rng"):
+            torch.cuda.set_rng_state_all(state["cuda_rng"])
+    start_step, start_elapsed = step, elapsed
+    model.train()
+    log_path = cfg.out_path / "log.jsonl"
+    last_good: Path | None = Path(resume) if resume else None
+    window_loss, window_n, window_tokens = 0.0, 0, 0
+    t_window = time.monotonic()
+    deadline = elapsed + cfg.max_minutes * 60 if cfg.max_minutes else None
+    batches = make_batches(data.train, cfg.batch_tokens, cfg.seed, epoch)
+    if not batches:
+        raise UserError("the training corpus produced no batches")
+
+    def record(event: str, **kw) -> TrainProgress:
+        eta = None
+        if cfg.max_steps and step > start_step:
+            eta = (cfg.max_steps - step) * (elapsed - start_elapsed) / (step - start_step)
+        if deadline is not None:
+            eta = min(eta or math.inf, max(0.0, deadline - elapsed))
+        mem = torch.cuda.max_memory_allocated(device) / 2**20 if device.type == "cuda" else None
+        rec = TrainProgress(step=step, max_steps=cfg.max_steps, epoch=epoch, loss=kw.pop("loss", math.nan),
+                            lr=learning_rate(max(step, 1), model_cfg.d_model, cfg.warmup_steps, cfg.lr_scale),
+                            tokens_per_s=kw.pop("tps", 0.0), elapsed_s=elapsed, eta_s=eta, gpu_mem_mb=mem,
+                            event=event, **kw)
+        with log_path.open("a", encoding="utf-8") as fh:
+            fh.write(json.dumps({k: v for k, v in rec.__dict__.items() if k not in ("probe", "extra")}) + "\n")
+        return rec
+
+    while True:
+        elapsed_pause = control.wait_while_paused()
+        t_window += elapsed_pause
+        if control.stopped or (cfg.max_steps and step >= cfg.max_steps) or (deadline and elapsed >= deadline):
+            break
+        if position >= len(batches):
+            epoch, position = epoch + 1, 0
+            batches = make_batches(data.train, cfg.batch_tokens, cfg.seed, epoch)
+        idx = batches[position]
+        position += 1
+        src, tgt = (torch.from_numpy(a).to(device, non_blocking=True) for a in collate(data.train, idx, model_cfg.pad_id))
+        t_step = time.monotonic()
+        lr = learning_rate(step + 1, model_cfg.d_model, cfg.warmup_steps, cfg.lr_scale)
+        for group in optimizer.param_groups:
+            group["lr"] = lr
+        try:
+            with autocast:
+                logits, _ = model(src, tgt[:, :-1])
+                loss = label_smoothed_loss(logits, tgt[:, 1:], cfg.label_smoothing, model_cfg.pad_id)
+            if not torch.isfinite(loss):
+                where = f"the last good checkpoint {last_good} is intact" if last_good else "no checkpoint was written yet"
+                yield record("error", message=f"training stopped: the loss became {loss.item()} at step {step + 1}; "
+                             f"{where}. Try a smaller learning-rate scale or more warmup steps.")
+                return
+            optimizer.zero_grad(set_to_none=True)
+            if scaler is not None:
+                scaler.scale(loss).backward()
+                scaler.unscale_(optimizer)
+            else:
+                loss.backward()
+            if cfg.clip_norm:
+                torch.nn.utils.clip_grad_norm_(model.parameters(), cfg.clip_norm)
+            if scaler is not None:
+                scaler.step(optimizer)
+                scaler.update()
+            else:
+                optimizer.step()
+        except torch.cuda.OutOfMemoryError:
+            optimizer.zero_grad(set_to_none=True)
+            yield record("error", message=f"the GPU ran out of memory at step {step + 1} with batches of "
+                         f"{cfg.batch_tokens} tokens; try fewer batch tokens (e.g. {cfg.batch_tokens // 2}). "
+                         + (f"The last good checkpoint {last_good} is intact." if last_good else ""))
+            return
+        step += 1
+        elapsed += time.monotonic() - t_step
+        window_loss += loss.item()
+        window_n += 1
+        window_tokens += int((src != model_cfg.pad_id).sum() + (tgt != model_cfg.pad_id).sum())
+        if step % cfg.report_every == 0:
+            now = time.monotonic()
+            tps = window_tokens / max(now - t_window, 1e-9)
+            yield record("step", loss=window_loss / window_n, tps=tps)
+            window_loss, window_n, window_tokens, t_window = 0.0, 0, 0, now
+        if cfg.probe_every and cfg.probe_sentence and step % cfg.probe_every == 0:
+            yield record("probe", probe=_probe(model, data, cfg, device))
+        if cfg.valid_every and step % cfg.valid_every == 0 and data.valid.src:
+            vloss, bleu = validate(model, data, cfg, device)
+            yield record("valid", valid_loss=vloss, valid_bleu=bleu)
+        if cfg.checkpoint_every and step % cfg.checkpoint_every == 0:
+            last_good = _save(model, data, cfg, optimizer, scaler, step, epoch, position, elapsed)
+            yield record("checkpoint", checkpoint=str(last_good))
+    if last_good is None or last_good.name != f"step-{step:08d}":
+        last_good = _save(model, data, cfg, optimizer, scaler, step, epoch, position, elapsed)
+    yield record("stopped" if control.stopped else "done", checkpoint=str(last_good),
+                 message=f"saved {last_good}")
+
+
+def _probe(model: Transformer, data: Data, cfg: TrainConfig, device: torch.device):
+    from model.checkpoint import LoadedModel
+    from model.decode import translate
+    model.eval()
+    try:
+        loaded = LoadedModel(model, data.tokenizer, model.cfg, cfg.out_path, str(device))
+        return translate(loaded, cfg.probe_sentence, beam_size=1, capture_attention=True)
+    except UserError:
+        return None
+    finally:
+        model.train()
+
+
+def prepare_data(cfg: TrainConfig, train_pairs: list[tuple[str, str]], valid_pairs: list[tuple[str, str]],
+                 tokenizer: Tokenizer | None = None) -> Data:
+    """Train the joint tokenizer (unless resuming with one) and encode both sets."""
+    if not train_pairs:
+        raise UserError("no training pairs are left after holding out the validation set; the corpus is too small")
+    if tokenizer is None:
+        rng = np.random.default_rng(cfg.seed)
+        sample = rng.permutation(len(train_pairs))[:1_000_000]
+        texts = [side for i in sample for side in train_pairs[i]]
+        tokenizer = Tokenizer.train(texts, cfg.vocab_size or cfg.model.vocab_size)
+    train_enc = encode_pairs(tokenizer, train_pairs, cfg.max_tokens_per_sentence)
+    valid_enc = encode_pairs(tokenizer, valid_pairs, cfg.max_tokens_per_sentence)
+    if not train_enc.src:
+        raise UserError("no training pair fits the length limit after tokenization")
+    report = (f"{len(train_enc.src)} training pairs ({train_enc.skipped_long} too long skipped), "
+              f"{len(valid_enc.src)} validation pairs, vocabulary {tokenizer.vocab_size}")
+    return Data(tokenizer, train_enc, valid_enc, valid_pairs, report)
+
+
+def run_training(cfg: TrainConfig, control: TrainControl | None = None,
+                 resume: Path | None = None) -> Iterator[TrainProgress]:
+    """Read the corpus named in cfg, prepare it (re-using the tokenizer when resuming), and train.
+
+    When resuming, cfg may change run limits (max steps/minutes, intervals) but not the model or data.
+    """
+    from model.data import load_corpora
+    tokenizer = None
+    if resume is not None:
+        folder = ckpt.resolve(resume)
+        saved = TrainConfig.from_json((folder / TRAIN_CONFIG).read_text(encoding="utf-8")) \
+            if (folder / TRAIN_CONFIG).is_file() else None
+        if saved is None:
+            raise UserError(f"{folder} holds no {TRAIN_CONFIG}: it was not written by a training run")
+        keep = ("max_steps", "max_minutes", "valid_every", "checkpoint_every", "report_every", "probe_every",
+                "probe_sentence", "device", "threads", "keep_checkpoints", "valid_bleu_sentences", "amp")
+        cfg = saved.replace(**{k: getattr(cfg, k) for k in keep}, out_dir=cfg.out_dir or saved.out_dir)
+        tokenizer = Tokenizer.load(folder / ckpt.SPM)
+        resume = folder
+    train_pairs, valid_pairs, report = load_corpora(cfg)
+    data = prepare_data(cfg, train_pairs, valid_pairs, tokenizer)
+    yield TrainProgress(step=0, max_steps=cfg.max_steps, epoch=0, loss=math.nan, lr=0.0, tokens_per_s=0.0,
+                        elapsed_s=0.0, event="start", message=f"{report}; {data.report}")
+    yield from train(cfg, data, control, resume)

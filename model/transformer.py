@@ -1,0 +1,127 @@
+"""The encoder-decoder Transformer (figure 1 of the paper): encode, decode, generate logits."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import torch
+from torch import Tensor, nn
+
+from model.config import ModelConfig
+from model.layers import DecoderLayer, EncoderLayer, KVCache, PositionalEncoding
+
+KINDS = ("encoder", "decoder", "cross")
+
+
+@dataclass
+class Captured:
+    """Per-layer post-softmax weights returned by a capturing forward pass (torch tensors)."""
+
+    encoder_self: list[Tensor]  # L × (B, H, S, S)
+    decoder_self: list[Tensor]  # L × (B, H, T, T)
+    cross: list[Tensor]  # L × (B, H, T, S)
+
+
+class DecoderState:
+    """What incremental decoding carries between steps: self-attention caches, cross K/V, position."""
+
+    def __init__(self, model: Transformer, memory: Tensor) -> None:
+        self.self_caches = [KVCache() for _ in model.decoder]
+        self.cross_kv = [layer.cross_attn.project_kv(memory) for layer in model.decoder]
+        self.position = 0
+
+    def reorder(self, index: Tensor) -> None:
+        for cache in self.self_caches:
+            cache.reorder(index)
+        self.cross_kv = [(k.index_select(0, index), v.index_select(0, index)) for k, v in self.cross_kv]
+
+
+def padding_mask(tokens: Tensor, pad_id: int) -> Tensor:
+    """(B, S) token ids → bool (B, 1, 1, S), True where a key is a real token (may be attended)."""
+    return (tokens != pad_id)[:, None, None, :]
+
+
+class Transformer(nn.Module):
+    def __init__(self, cfg: ModelConfig) -> None:
+        super().__init__()
+        self.cfg = cfg
+        # One embedding for source, target and the pre-softmax projection (section 3.4).
+        self.embedding = nn.Embedding(cfg.vocab_size, cfg.d_model, padding_idx=cfg.pad_id)
+        self.positional = PositionalEncoding(cfg.d_model)
+        self.dropout = nn.Dropout(cfg.dropout)
+        self.encoder = nn.ModuleList(EncoderLayer(cfg) for _ in range(cfg.n_layers))
+        self.decoder = nn.ModuleList(DecoderLayer(cfg) for _ in range(cfg.n_layers))
+        self._init_weights()
+
+    def _init_weights(self) -> None:
+        # Xavier for projections (as in tensor2tensor); embeddings ~ N(0, d^-1/2) so that after the
+        # √d_model scaling they have unit variance, comparable to the positional encoding.
+        for name, p in self.named_parameters():
+            if p.dim() == 2 and name != "embedding.weight":
+                nn.init.xavier_uniform_(p)
+            elif name.endswith("bias"):
+                nn.init.zeros_(p)
+        nn.init.normal_(self.embedding.weight, std=self.cfg.d_model ** -0.5)
+        with torch.no_grad():
+            self.embedding.weight[self.cfg.pad_id].zero_()
+
+    def embed(self, tokens: Tensor, offset: int = 0) -> Tensor:
+        x = self.embedding(tokens) * math.sqrt(self.cfg.d_model)  # (B, T, D)
+        return self.dropout(x + self.positional(tokens.size(1), offset).to(x.dtype))
+
+    def encode(self, src: Tensor, need_weights: bool = False,
+               head_mask: Tensor | None = None) -> tuple[Tensor, list[Tensor]]:
+        """src: (B, S) ids → memory (B, S, D) and, if asked, L × (B, H, S, S) weights.
+
+        head_mask: (L, H) multipliers for encoder self-attention heads (ablation); None = all heads.
+        """
+        mask = padding_mask(src, self.cfg.pad_id)
+        x, weights = self.embed(src), []
+        for i, layer in enumerate(self.encoder):
+            x, w = layer(x, mask, need_weights, None if head_mask is None else head_mask[i])
+            if need_weights:
+                weights.append(w)
+        return x, weights
+
+    def decode(self, tgt: Tensor, memory: Tensor, src: Tensor, need_weights: bool = False,
+               state: DecoderState | None = None, head_masks: dict[str, Tensor] | None = None,
+               ) -> tuple[Tensor, list[Tensor], list[Tensor]]:
+        """tgt: (B, T) decoder input ids (starting with <s>) → hidden (B, T, D) and optional weights.
+
+        With ``state`` only the new positions are fed (usually T = 1) and keys/values of earlier
+        positions come from the cache.
+        """
+        mask = padding_mask(src, self.cfg.pad_id)
+        offset = state.position if state is not None else 0
+        x = self.embed(tgt, offset)
+        hm = head_masks or {}
+        self_w, cross_w = [], []
+        for i, layer in enumerate(self.decoder):
+            masks = (hm["decoder"][i] if "decoder" in hm else None, hm["cross"][i] if "cross" in hm else None)
+            x, ws, wc = layer(x, memory, mask, need_weights,
+                              cache=state.self_caches[i] if state is not None else None,
+                              static_kv=state.cross_kv[i] if state is not None else None,
+                              head_masks=masks)
+            if need_weights:
+                self_w.append(ws)
+                cross_w.append(wc)
+        if state is not None:
+            state.position += tgt.size(1)
+        return x, self_w, cross_w
+
+    def generator(self, hidden: Tensor) -> Tensor:
+        """Pre-softmax projection tied to the embedding: (B, T, D) → logits (B, T, V)."""
+        return hidden @ self.embedding.weight.t()
+
+    def forward(self, src: Tensor, tgt: Tensor, need_weights: bool = False,
+                head_masks: dict[str, Tensor] | None = None) -> tuple[Tensor, Captured | None]:
+        """Teacher-forced pass: logits (B, T, V) and, when asked, every layer's attention weights."""
+        hm = head_masks or {}
+        memory, enc_w = self.encode(src, need_weights, hm.get("encoder"))
+        hidden, dec_w, cross_w = self.decode(tgt, memory, src, need_weights, head_masks=hm)
+        captured = Captured(enc_w, dec_w, cross_w) if need_weights else None
+        return self.generator(hidden), captured
+
+    def num_parameters(self) -> int:
+        return sum(p.numel() for p in self.parameters())

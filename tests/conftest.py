@@ -1,0 +1,31 @@
+"""Shared fixtures: a tiny trained model folder that model and GUI tests can load."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+
+def train_tiny(out: Path, task: str = "reverse", steps: int = 60, **kw) -> Path:
+    """Train the tiny preset briefly on a synthetic task; returns the run folder (LATEST inside)."""
+    from model.config import TrainConfig, preset
+    from model.train import run_training
+    model = preset("tiny", dropout=kw.pop("dropout", 0.0))
+    settings = dict(task_size=2000, warmup_steps=50, lr_scale=0.5, batch_tokens=1024, valid_every=0,
+                    checkpoint_every=0, n_valid=50, report_every=10)
+    settings.update(kw)
+    cfg = TrainConfig(out_dir=str(out), model=model, task=task, max_steps=steps, **settings)
+    events = list(run_training(cfg))
+    assert events[-1].event == "done", events[-1].message
+    return out
+
+
+@pytest.fixture(scope="session")
+def tiny_model_dir(tmp_path_factory) -> Path:
+    """A loadable checkpoint folder of the tiny preset, trained for a few seconds on 'reverse'."""
+    from model.checkpoint import resolve
+    return resolve(train_tiny(tmp_path_factory.mktemp("tiny-model")))

@@ -1,0 +1,181 @@
+"""Shared fixtures for the explorer tests: headless Qt and synthetic attention maps (no torch)."""
+
+from __future__ import annotations
+
+import os
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+import numpy as np
+import pytest
+
+from model.records import AttentionMaps
+
+TARGET = ("<s>", "▁Das", "▁Haus", "▁ist")
+
+
+def _softmax_rows(logits: np.ndarray, masked: np.ndarray | None = None) -> np.ndarray:
+    if masked is not None:
+        logits = np.where(masked, -np.inf, logits)
+    logits = logits - logits.max(axis=-1, keepdims=True)
+    weights = np.exp(logits)
+    return (weights / weights.sum(axis=-1, keepdims=True)).astype(np.float32)
+
+
+def make_synthetic_maps(n_layers: int = 2, n_heads: int = 4, source=None, target=None,
+                        seed: int = 0) -> AttentionMaps:
+    """Random softmax rows; decoder self-attention is exactly 0 above the diagonal (causal mask)."""
+    source = tuple(source or ("▁The", "▁house", "▁is", "▁big", "</s>"))
+    target = tuple(target or TARGET)
+    s, t = len(source), len(target)
+    rng = np.random.default_rng(seed)
+    # A temperature of 2 makes rows peaked enough to look like real attention, not uniform noise.
+    encoder = _softmax_rows(2.0 * rng.standard_normal((n_layers, n_heads, s, s)))
+    causal = np.triu(np.ones((t, t), dtype=bool), k=1)
+    decoder = _softmax_rows(2.0 * rng.standard_normal((n_layers, n_heads, t, t)), causal)
+    cross = _softmax_rows(2.0 * rng.standard_normal((n_layers, n_heads, t, s)))
+    predicted = target[1:] + ("▁groß",)
+    return AttentionMaps(encoder, decoder, cross, source, target, predicted)
+
+
+@pytest.fixture
+def synthetic_maps() -> AttentionMaps:
+    """L=2, H=4, S=5 source pieces, T=4 target pieces, seeded."""
+    maps = make_synthetic_maps()
+    assert np.all(np.triu(maps.decoder_self, k=1) == 0.0)
+    return maps
+
+
+# -- the application shell (main window, controller, worker) --------------------------------------
+# Settings are redirected into each test's tmp folder so nothing touches the user's real settings. A
+# test that leaves a QThread running fails: a running QThread destroyed at interpreter exit aborts the
+# whole process, and the crash would be blamed on whichever test happened to run last.
+# ``fake_model`` swaps the worker's lazily imported ``model.checkpoint`` / ``model.decode`` for small
+# torch-free stand-ins that return synthetic records, so the shell is testable without a trained model.
+
+import sys  # noqa: E402
+import threading  # noqa: E402
+import time  # noqa: E402
+import types  # noqa: E402
+from pathlib import Path  # noqa: E402
+
+from PySide6.QtCore import QSettings, QThread  # noqa: E402
+
+from model.errors import CheckpointError, UserError  # noqa: E402
+from model.records import ModelInfo, Translation  # noqa: E402
+
+
+@pytest.fixture(autouse=True)
+def isolated_settings(tmp_path, monkeypatch):
+    """Point the app's QSettings (and any default-constructed QSettings) into the test's tmp dir."""
+    folder = tmp_path / "settings"
+    folder.mkdir()
+    monkeypatch.setenv("ATTENTION_EXPLORER_SETTINGS", str(folder / "attention-explorer.ini"))
+    for fmt in (QSettings.Format.NativeFormat, QSettings.Format.IniFormat):
+        QSettings.setPath(fmt, QSettings.Scope.UserScope, str(folder))
+    return folder
+
+
+@pytest.fixture(autouse=True)
+def no_running_qthreads(monkeypatch):
+    """Fail the test if any QThread it started is still running after its widgets were closed.
+
+    pytest-qt closes the widgets registered with ``qtbot.addWidget`` before fixtures are torn down,
+    so a window whose closeEvent forgets to stop its worker is caught here."""
+    started: list[QThread] = []
+    original_start = QThread.start
+
+    def tracking_start(self, *args, **kwargs):
+        started.append(self)
+        return original_start(self, *args, **kwargs)
+
+    monkeypatch.setattr(QThread, "start", tracking_start)
+    yield
+    running = []
+    for thread in started:
+        try:
+            if thread.isRunning():
+                running.append(thread.objectName() or repr(thread))
+                thread.quit()
+                thread.wait(5000)  # stop it anyway, so one leak does not crash later tests
+        except RuntimeError:  # the C++ object is already deleted, so it cannot be running
+            pass
+    if running:
+        pytest.fail(f"QThread(s) still running after the test: {', '.join(running)}")
+
+
+@pytest.fixture
+def restore_app_look(qapp):
+    """The app themes and zooms the shared QApplication; undo it so later tests see Qt's defaults."""
+    style, palette, font = qapp.style().name(), qapp.palette(), qapp.font()
+    yield
+    qapp.setPalette(palette)
+    qapp.setStyle(style)
+    qapp.setFont(font)
+
+
+def make_translation(text: str, request_id: int = 0) -> Translation:
+    """A Translation whose 'translation' is the source reversed word by word (easy to assert)."""
+    words = text.split()
+    source = tuple("\u2581" + w for w in words)
+    target = tuple("\u2581" + w for w in reversed(words))
+    maps = make_synthetic_maps(source=source + ("</s>",), target=("<s>",) + target, seed=len(text))
+    return Translation(source=text, text=" ".join(reversed(words)), source_pieces=source,
+                       target_pieces=target, score=-1.5, attention=maps, request_id=request_id)
+
+
+def make_info(path: str, d_model=32, n_layers=2, n_heads=4) -> ModelInfo:
+    config = (("d_model", d_model), ("n_layers", n_layers), ("n_heads", n_heads), ("d_ff", 64))
+    return ModelInfo(path=path, config=config, n_params=123_456, vocab_size=500, device="cpu",
+                     d_model=d_model, n_layers=n_layers, n_heads=n_heads)
+
+
+class FakeModel:
+    """Stand-ins for ``model.checkpoint`` and ``model.decode`` with knobs for the tests."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self.default_dir: Path | None = None
+        self.translate_delay = 0.0
+        self.translate_threads: list[str] = []
+        self.translated_ids: list[int] = []
+
+    def make_model_dir(self, name: str = "fake-model") -> Path:
+        folder = self.root / name
+        folder.mkdir(parents=True, exist_ok=True)
+        (folder / "config.json").write_text("{}")
+        return folder
+
+    # model.checkpoint
+    def load_model(self, path, device="cpu"):
+        path = Path(path)
+        if not (path / "config.json").is_file():
+            raise CheckpointError(f"{path} is not a model folder: config.json is missing.")
+        return types.SimpleNamespace(path=path, device=device, info=lambda: make_info(str(path)))
+
+    def default_model_dir(self):
+        return self.default_dir
+
+    # model.decode
+    def translate(self, loaded, text, beam_size=1, capture_attention=True, request_id=0):
+        self.translate_threads.append(threading.current_thread().name)
+        if not text.strip():
+            raise UserError("Type a sentence to translate.")
+        if text == "boom":
+            raise RuntimeError("kaboom")
+        time.sleep(self.translate_delay)
+        self.translated_ids.append(request_id)
+        return make_translation(text, request_id)
+
+
+@pytest.fixture
+def fake_model(tmp_path, monkeypatch) -> FakeModel:
+    fake = FakeModel(tmp_path / "models")
+    checkpoint = types.ModuleType("model.checkpoint")
+    checkpoint.load_model = fake.load_model
+    checkpoint.default_model_dir = fake.default_model_dir
+    decode = types.ModuleType("model.decode")
+    decode.translate = fake.translate
+    monkeypatch.setitem(sys.modules, "model.checkpoint", checkpoint)
+    monkeypatch.setitem(sys.modules, "model.decode", decode)
+    return fake

@@ -1,0 +1,81 @@
+"""HeadGridView: one tile per layer × head, clicks select, and a 6 × 16 grid draws quickly."""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+import pytest
+from PySide6 import QtCore
+
+from explorer.views.colormaps import map_to_rgba
+from explorer.views.head_grid import HeadGridView
+
+
+@pytest.fixture
+def grid(qtbot):
+    w = HeadGridView()
+    qtbot.addWidget(w)
+    w.resize(800, 500)
+    w.show()
+    qtbot.waitExposed(w)
+    return w
+
+
+def test_thumbnails_hold_the_maps(grid, synthetic_maps):
+    masked = synthetic_maps.masked("decoder")
+    grid.set_maps(synthetic_maps.decoder_self, masked)
+    for layer in range(2):
+        for head in range(4):
+            tile = grid.thumbnail_array(layer, head)
+            expected = synthetic_maps.decoder_self[layer, head]
+            np.testing.assert_array_equal(tile[~masked], expected[~masked])
+            assert np.isnan(tile[masked]).all()
+    assert grid.plot.getAxis("left").labels() == ["L1", "L2"]
+    assert grid.plot.getAxis("top").labels() == ["H1", "H2", "H3", "H4"]
+
+
+def test_mosaic_pixels_are_the_coloured_weights(grid, synthetic_maps):
+    grid.set_maps(synthetic_maps.encoder_self)
+    mosaic = grid.mosaic_rgba()
+    _, _, q, k = synthetic_maps.encoder_self.shape
+    gq, gk = grid._gap
+    # Tile (1, 2) starts after one layer pitch and two head pitches, plus half a gap.
+    r0, c0 = (q + gq) + gq // 2, 2 * (k + gk) + gk // 2
+    expected = map_to_rgba(synthetic_maps.encoder_self[1, 2], "viridis")
+    np.testing.assert_array_equal(mosaic[r0:r0 + q, c0:c0 + k], expected)
+
+
+def test_click_emits_and_selects(grid, qtbot, synthetic_maps):
+    grid.set_maps(synthetic_maps.cross)
+    qtbot.wait(20)
+    scene = grid.scene_pos_of_tile(1, 3)
+    assert grid.tile_at_scene_pos(scene) == (1, 3)
+    point = grid.canvas.mapFromScene(scene)
+    with qtbot.waitSignal(grid.head_clicked, timeout=1000) as blocker:
+        qtbot.mouseClick(grid.canvas.viewport(), QtCore.Qt.MouseButton.LeftButton, pos=point)
+    assert blocker.args == [1, 3]
+    assert grid.selected() == (1, 3)
+    outline = grid._outline.rect()
+    assert outline.contains(QtCore.QPointF(3, 1)) and not outline.contains(QtCore.QPointF(2, 1))
+
+
+def test_selecting_a_whole_layer(grid, synthetic_maps):
+    grid.set_maps(synthetic_maps.encoder_self)
+    grid.set_selected(0, None)
+    rect = grid._outline.rect()
+    assert rect.contains(QtCore.QPointF(0, 0)) and rect.contains(QtCore.QPointF(3, 0))
+    assert not rect.contains(QtCore.QPointF(0, 1))
+
+
+@pytest.mark.parametrize("n_heads", [8, 16])
+def test_large_grid_draws_fast(grid, qtbot, n_heads):
+    arr = np.random.default_rng(0).random((6, n_heads, 30, 30)).astype(np.float32)
+    masked = np.triu(np.ones((30, 30), bool), k=1)
+    grid.set_maps(arr, masked)  # warm-up (first use compiles lookup tables)
+    qtbot.wait(10)
+    start = time.perf_counter()
+    grid.set_maps(arr, masked)
+    grid.canvas.grab()  # includes the actual paint
+    elapsed = time.perf_counter() - start
+    assert elapsed < 0.1 * 3  # < 100 ms on a quiet machine; slack for a shared, busy CI core

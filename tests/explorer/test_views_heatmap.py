@@ -1,0 +1,149 @@
+"""HeatmapView: the image equals the data, labels equal the tokens, hover names the right cell."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from PySide6 import QtCore
+
+from explorer.views.colormaps import get_colormap
+from explorer.views.heatmap import HeatmapView
+from explorer.views.mask_overlay import MASK_FILL
+from explorer.views.tokens import display_piece
+
+ROWS = ["<s>", "▁Das", "▁Haus", "▁ist"]
+COLS = ["▁The", "▁house", "▁is", "▁big", "</s>"]
+
+
+@pytest.fixture
+def view(qtbot):
+    w = HeatmapView()
+    qtbot.addWidget(w)
+    w.resize(700, 500)
+    w.show()
+    qtbot.waitExposed(w)
+    return w
+
+
+def _causal(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    masked = np.triu(np.ones(values.shape, bool), k=1)
+    return np.where(masked, 0.0, values).astype(np.float32), masked
+
+
+def test_displayed_array_is_the_matrix(view):
+    values = np.random.default_rng(1).random((4, 5)).astype(np.float32)
+    view.set_matrix(values, ROWS, COLS, title="t")
+    np.testing.assert_array_equal(view.displayed_array(), values)
+    np.testing.assert_array_equal(view.image.image, values)  # exactly what the ImageItem holds
+    assert view.image.axisOrder == "row-major"
+    assert view.plot.vb.yInverted()
+
+
+def test_cells_are_centred_on_integer_ticks(view):
+    view.set_matrix(np.zeros((4, 5)), ROWS, COLS)
+    rect = view.image.mapRectToView(view.image.boundingRect())
+    assert (rect.left(), rect.top(), rect.width(), rect.height()) == (-0.5, -0.5, 5.0, 4.0)
+
+
+def test_tick_labels_are_the_tokens(view):
+    view.set_matrix(np.zeros((4, 5)), ROWS, COLS, row_title="Query: target", col_title="Key: source")
+    assert view.row_labels() == [display_piece(p) for p in ROWS]
+    assert view.col_labels() == [display_piece(p) for p in COLS]
+    ticks = view.plot.getAxis("bottom")._tickLevels[0]
+    assert [v for v, _ in ticks] == list(range(5))
+    assert "Query: target" in view.plot.getAxis("left").labelText
+    assert "Key: source" in view.plot.getAxis("bottom").labelText
+
+
+def test_hover_text_names_tokens_and_value(view):
+    values = np.arange(20, dtype=np.float32).reshape(4, 5) / 20
+    view.set_matrix(values, ROWS, COLS)
+    assert view.hover_text_at(2, 1) == "query '▁Haus' (row 2) → key '▁house' (col 1): 0.5500"
+    assert view.hover_text_at(9, 9) == ""
+
+
+def test_mouse_handler_maps_scene_position_to_cell(view, qtbot):
+    values = np.random.default_rng(2).random((4, 5)).astype(np.float32)
+    view.set_matrix(values, ROWS, COLS)
+    qtbot.wait(10)
+    texts = []
+    view.hovered.connect(texts.append)
+    # A point a quarter-cell off the centre still belongs to the cell.
+    scene = view.plot.vb.mapViewToScene(QtCore.QPointF(3.2, 1.2))
+    view.on_mouse_moved(scene)
+    assert texts == [view.hover_text_at(1, 3)]
+    assert view.readout.text() == texts[0]
+    assert f"{values[1, 3]:.4f}" in texts[0]
+    view.on_mouse_moved(QtCore.QPointF(-1000, -1000))  # outside: read-out cleared
+    assert view.readout.text().strip() == ""
+
+
+def test_masked_cells_are_nan_and_say_so(view):
+    values, masked = _causal(np.random.default_rng(3).random((4, 4)))
+    view.set_matrix(values, ROWS, ROWS, masked=masked)
+    shown = view.displayed_array()
+    assert np.isnan(shown[masked]).all()
+    np.testing.assert_array_equal(shown[~masked], values[~masked])
+    assert view.hover_text_at(0, 3).endswith("masked (future position)")
+    assert len(view.mask_overlay.rects()) == 3  # one run per row that has masked cells
+
+
+def test_masked_pixels_differ_from_colour_of_zero(view, qtbot):
+    values, masked = _causal(np.full((4, 4), 0.0))
+    values[~masked] = 0.0  # visible cells hold exactly 0 too: only the mask tells them apart
+    view.set_matrix(values, ROWS, ROWS, masked=masked)
+    qtbot.wait(20)
+    image = view.canvas.grab().toImage()
+
+    def pixel(row, col):
+        # Near a corner of the cell, away from the number written in its centre.
+        scene = view.plot.vb.mapViewToScene(QtCore.QPointF(col - 0.35, row + 0.35))
+        point = view.canvas.mapFromScene(scene)
+        return image.pixelColor(point.x(), point.y())
+
+    zero = get_colormap("viridis").map(0.0, mode="qcolor")
+    visible, hidden = pixel(3, 0), pixel(0, 3)
+    assert abs(visible.red() - zero.red()) < 8 and abs(visible.blue() - zero.blue()) < 8
+    assert abs(hidden.red() - zero.red()) > 40  # grey fill or hatch line, both far from dark purple
+    assert abs(hidden.red() - hidden.blue()) < 10  # neutral grey
+    assert MASK_FILL.red() > 150
+
+
+def test_cell_numbers_only_for_small_matrices(view):
+    view.set_matrix(np.full((4, 5), 0.25), ROWS, COLS)
+    assert view.cell_number_texts() == ["0.25"] * 20
+    n = 20
+    view.set_matrix(np.zeros((n, n)), [f"t{i}" for i in range(n)], [f"t{i}" for i in range(n)])
+    assert view.cell_number_texts() == []
+
+
+def test_colormap_and_font_scale(view):
+    view.set_matrix(np.eye(4), ROWS, ROWS)
+    view.set_colormap("magma")
+    assert view.color_bar.colorMap().name == get_colormap("magma").name
+    view.set_font_scale(2.0)
+    assert view.plot.getAxis("left")._font.pointSizeF() == pytest.approx(22.0)
+
+
+def test_shape_mismatch_is_an_error(view):
+    with pytest.raises(ValueError):
+        view.set_matrix(np.zeros((3, 5)), ROWS, COLS)
+    with pytest.raises(ValueError):
+        view.set_matrix(np.zeros((4, 5)), ROWS, COLS, masked=np.zeros((5, 4), bool))
+
+
+def test_long_keys_are_slanted_or_vertical(view, qtbot):
+    keys = [f"▁extraordinarily{i}" for i in range(30)]
+    view.set_matrix(np.zeros((4, 30)), ROWS, keys)
+    qtbot.wait(20)
+    view.canvas.grab()
+    assert view.plot.getAxis("bottom").last_angle in (45, 90)
+
+
+def test_real_mouse_move_updates_the_readout(view, qtbot):
+    values = np.random.default_rng(4).random((4, 5)).astype(np.float32)
+    view.set_matrix(values, ROWS, COLS)
+    qtbot.wait(10)
+    point = view.canvas.mapFromScene(view.scene_pos_of_cell(3, 4))
+    qtbot.mouseMove(view.canvas.viewport(), point)
+    qtbot.waitUntil(lambda: view.readout.text() == view.hover_text_at(3, 4), timeout=1000)

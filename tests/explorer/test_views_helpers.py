@@ -1,0 +1,73 @@
+"""The small pure helpers of the views: colour maps, token display, head statistics, no torch."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+from explorer.views.colormaps import DEFAULT_COLORMAP, colormap_names, get_colormap, map_to_rgba
+from explorer.views.head_stats import head_statistics
+from explorer.views.tokens import display_piece
+
+
+def test_colormaps_ship_offline():
+    names = colormap_names()
+    assert names[0] == DEFAULT_COLORMAP == "viridis"
+    assert {"viridis", "magma", "inferno", "cividis", "greys"} <= set(names)
+    for name in names:
+        assert get_colormap(name).map(0.5, mode="byte") is not None
+    greys = get_colormap("greys")
+    assert tuple(greys.map(0.0, mode="byte")[:3]) == (255, 255, 255)  # white = no attention
+    assert tuple(greys.map(1.0, mode="byte")[:3]) == (0, 0, 0)
+    with pytest.raises(ValueError):
+        get_colormap("no-such-map")
+
+
+def test_map_to_rgba_matches_pyqtgraph():
+    values = np.array([[0.0, 0.5, 1.0, np.nan]])
+    rgba = map_to_rgba(values, "viridis")
+    assert tuple(rgba[0, 0]) == tuple(get_colormap("viridis").map(0.0, mode="byte"))
+    assert tuple(rgba[0, 2]) == tuple(get_colormap("viridis").map(1.0, mode="byte"))
+    assert rgba[0, 3, 3] == 0  # NaN is transparent
+
+
+@pytest.mark.parametrize("piece,shown", [
+    ("▁The", "The"), ("ther", "·ther"), (".", "."), ("</s>", "</s>"), ("<s>", "<s>"), ("▁", "␣"),
+    ("▁New▁York", "New York"),
+])
+def test_display_piece(piece, shown):
+    assert display_piece(piece) == shown
+
+
+def test_head_statistics_of_known_patterns():
+    eye = np.eye(4)
+    stats = head_statistics(eye, col_labels=["a", "b", "c", "</s>"])
+    assert stats.entropy_bits == 0.0 and stats.diagonal_share == 1.0 and stats.mean_distance == 0.0
+    assert stats.eos_share == pytest.approx(0.25)
+    previous = np.eye(4, k=-1)
+    previous[0, 0] = 1.0
+    stats = head_statistics(previous)
+    assert stats.previous_share == 1.0 and stats.mean_distance == pytest.approx(0.75)
+    uniform = np.full((3, 8), 1 / 8)
+    stats = head_statistics(uniform)
+    assert stats.entropy_bits == pytest.approx(3.0) and stats.max_entropy_bits == pytest.approx(3.0)
+    assert stats.diagonal_share is None
+    causal = np.tril(np.ones((4, 4)))
+    causal /= causal.sum(axis=1, keepdims=True)
+    stats = head_statistics(causal, masked=np.triu(np.ones((4, 4), bool), 1))
+    assert stats.entropy_bits == pytest.approx(stats.max_entropy_bits)  # uniform over what it may see
+
+
+def test_views_do_not_import_torch():
+    code = (
+        "import sys, pkgutil, importlib, explorer.views as v\n"
+        "for m in pkgutil.iter_modules(v.__path__): importlib.import_module('explorer.views.' + m.name)\n"
+        "bad = [m for m in sys.modules if m == 'torch' or m.startswith('torch.')]\n"
+        "assert not bad, bad\n"
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                            env={"QT_QPA_PLATFORM": "offscreen", "PYTHONPATH": ".", "PATH": ""})
+    assert result.returncode == 0, result.stderr

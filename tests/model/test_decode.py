@@ -1,0 +1,95 @@
+import numpy as np
+import pytest
+import torch
+
+from model.checkpoint import load_model
+from model.decode import beam_search, greedy, translate
+from model.errors import UserError
+
+
+@pytest.fixture(scope="module")
+def loaded(tiny_model_dir):
+    return load_model(tiny_model_dir)
+
+
+SENTENCES = ["3 1 4 1 5", "9 2 6", "2 7 1 8 2 8 1 8 2 8"]
+
+
+def _src(loaded, text):
+    ids = loaded.tokenizer.encode(text) + [3]
+    return torch.tensor([ids])
+
+
+def test_beam_one_equals_greedy(loaded):
+    for text in SENTENCES:
+        src = _src(loaded, text)
+        g = greedy(loaded.model, src, src.size(1) + 50)[0]
+        b, _ = beam_search(loaded.model, src, 1, src.size(1) + 50)
+        assert b == g
+
+
+def test_cached_equals_uncached(loaded):
+    for text in SENTENCES:
+        src = _src(loaded, text)
+        assert greedy(loaded.model, src, 30, use_cache=True) == greedy(loaded.model, src, 30, use_cache=False)
+        assert beam_search(loaded.model, src, 4, 30, use_cache=True) == \
+            pytest.approx(beam_search(loaded.model, src, 4, 30, use_cache=False))
+
+
+def test_cached_step_logits_equal_full_pass(loaded):
+    """The incremental decoder gives the same hidden states as the teacher-forced pass."""
+    from model.transformer import DecoderState
+    m = loaded.model
+    src = _src(loaded, "5 5 1 2")
+    tgt = torch.tensor([[2, 7, 9, 11, 6]])
+    memory, _ = m.encode(src)
+    full, _, _ = m.decode(tgt, memory, src)
+    state = DecoderState(m, memory)
+    steps = [m.decode(tgt[:, i:i + 1], memory, src, state=state)[0] for i in range(tgt.size(1))]
+    torch.testing.assert_close(torch.cat(steps, 1), full, atol=1e-5, rtol=0)
+
+
+def test_batched_greedy_equals_single(loaded):
+    srcs = [_src(loaded, t)[0] for t in SENTENCES]
+    batch = torch.zeros(len(srcs), max(len(s) for s in srcs), dtype=torch.long)
+    for i, s in enumerate(srcs):
+        batch[i, : len(s)] = s
+    together = greedy(loaded.model, batch, 40)
+    alone = [greedy(loaded.model, s[None], 40)[0] for s in srcs]
+    assert together == alone
+
+
+def test_translation_record(loaded):
+    tr = translate(loaded, "3 1 4 1 5", beam_size=4)
+    m = tr.attention
+    L, H = loaded.config.n_layers, loaded.config.n_heads
+    S, T = len(tr.source_pieces) + 1, len(m.target_tokens)
+    assert m.source_tokens[-1] == "</s>" and m.target_tokens[0] == "<s>"
+    assert m.encoder_self.shape == (L, H, S, S) and m.decoder_self.shape == (L, H, T, T)
+    assert m.cross.shape == (L, H, T, S)
+    for arr in (m.encoder_self, m.decoder_self, m.cross):
+        assert arr.dtype == np.float32
+        np.testing.assert_allclose(arr.sum(-1), 1.0, atol=1e-5)
+    assert np.all(np.triu(m.decoder_self, k=1) == 0)
+    assert m.predicted_tokens[:-1] == m.target_tokens[1:]
+    assert tr.text == loaded.tokenizer.decode(loaded.tokenizer.encode(tr.text))
+    assert translate(loaded, "3 1 4", capture_attention=False).attention is None
+
+
+@pytest.mark.parametrize("text,msg", [("", "empty"), ("   \t ", "empty"), ("\x00\x01", "empty"),
+                                      ("1 " * 3000, "too long")])
+def test_bad_sentences(loaded, text, msg):
+    with pytest.raises(UserError, match=msg):
+        translate(loaded, text)
+
+
+def test_odd_unicode_translates(loaded):
+    for text in ("3\u200b1 4", "ｓｏｍｅ ｗｉｄｅ", "emoji 😀 3", "e\u0301 1"):
+        tr = translate(loaded, text)
+        assert tr.attention.cross.shape[-1] == len(tr.source_pieces) + 1
+
+
+def test_max_length_is_source_plus_50(loaded):
+    src = _src(loaded, "3 1")
+    out = greedy(loaded.model, src, src.size(1) + 50)[0]
+    assert len(out) <= src.size(1) + 50
