@@ -180,14 +180,20 @@ def train(cfg: TrainConfig, data: Data, control: TrainControl | None = None,
         if loaded.config != model_cfg:
             raise UserError("the checkpoint's model config differs from the run's; resume with the same model")
         model.load_state_dict(loaded.model.state_dict())
-        state = ckpt.load_train_state(loaded.path)
-        optimizer.load_state_dict(state["optimizer"])
-        if scaler is not None and state.get("scaler"):
-            scaler.load_state_dict(state["scaler"])
-        step, epoch, position, elapsed = state["step"], state["epoch"], state["position"], state["elapsed"]
-        torch.set_rng_state(state["torch_rng"])
-        if device.type == "cuda" and state.get("cuda_rng"):
-            torch.cuda.set_rng_state_all(state["cuda_rng"])
+        if (loaded.path / ckpt.STATE).is_file():  # exact resume
+            state = ckpt.load_train_state(loaded.path)
+            optimizer.load_state_dict(state["optimizer"])
+            if scaler is not None and state.get("scaler"):
+                scaler.load_state_dict(state["scaler"])
+            step, epoch, position, elapsed = state["step"], state["epoch"], state["position"], state["elapsed"]
+            torch.set_rng_state(state["torch_rng"])
+            if device.type == "cuda" and state.get("cuda_rng"):
+                torch.cuda.set_rng_state_all(state["cuda_rng"])
+        else:
+            # Warm start from weights alone (e.g. a shipped model): the schedule continues from the saved
+            # step and Adam's moments rebuild within a few hundred steps.
+            meta = loaded.meta
+            step, epoch, elapsed = int(meta.get("step", 0)), int(meta.get("epoch", 0)), float(meta.get("elapsed_s", 0.0))
     start_step, start_elapsed = step, elapsed
     model.train()
     log_path = cfg.out_path / "log.jsonl"
@@ -323,10 +329,12 @@ def run_training(cfg: TrainConfig, control: TrainControl | None = None,
     tokenizer = None
     if resume is not None:
         folder = ckpt.resolve(resume)
-        saved = TrainConfig.from_json((folder / TRAIN_CONFIG).read_text(encoding="utf-8")) \
-            if (folder / TRAIN_CONFIG).is_file() else None
-        if saved is None:
-            raise UserError(f"{folder} holds no {TRAIN_CONFIG}: it was not written by a training run")
+        if (folder / TRAIN_CONFIG).is_file():
+            saved = TrainConfig.from_json((folder / TRAIN_CONFIG).read_text(encoding="utf-8"))
+        elif cfg.src or cfg.tsv or cfg.task:  # a model folder without run settings: continue on the data given
+            saved = cfg.replace(model=ckpt.read_config(folder)[0])
+        else:
+            raise UserError(f"{folder} holds no {TRAIN_CONFIG}; give the corpus to continue training on")
         keep = ("max_steps", "max_minutes", "valid_every", "checkpoint_every", "report_every", "probe_every",
                 "probe_sentence", "device", "threads", "keep_checkpoints", "valid_bleu_sentences", "amp")
         cfg = saved.replace(**{k: getattr(cfg, k) for k in keep}, out_dir=cfg.out_dir or saved.out_dir)
