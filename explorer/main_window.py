@@ -32,6 +32,7 @@ from explorer.controller import Controller
 from explorer.empty_state import EmptyState
 from explorer.info_panel import InfoPanel
 from explorer.recent import RecentModels, open_settings
+from explorer.train_panel import TrainPanel
 from explorer.translate_panel import TranslatePanel
 from explorer.views.attention_panel import AttentionPanel
 from explorer.views.colormaps import DEFAULT_COLORMAP, colormap_names
@@ -82,6 +83,8 @@ class MainWindow(QMainWindow):
         self.tabs.setDocumentMode(True)
         self.tabs.addTab(self.attention_stack, "Attention")
         self.tabs.addTab(self.pe_view, "Positional encoding")
+        self.train_panel = TrainPanel()
+        self.add_tab(self.train_panel, "Train")
 
         left = QSplitter(Qt.Orientation.Vertical)
         left.addWidget(self.translate_panel)
@@ -173,6 +176,7 @@ class MainWindow(QMainWindow):
         self.empty_state.open_clicked.connect(self.choose_model)
         self.empty_state.train_clicked.connect(self.request_train)
         self.attention_panel.controls.colormap_changed.connect(self._on_panel_colormap)
+        self.train_panel.open_requested.connect(self.open_trained)
 
     # -- public API --------------------------------------------------------------------------
 
@@ -197,6 +201,15 @@ class MainWindow(QMainWindow):
         if self.controller.info is None:
             self._set_no_model("Loading the model…", loading=True)
         self.controller.load_model(str(path))
+
+    def open_trained(self, path: str, sentence: str = "") -> None:
+        """Load a checkpoint from the Train tab and show it, translating the run's probe sentence."""
+        if sentence:
+            # The sentence the run was watched on is in the language the model learned (digits for
+            # the synthetic tasks); it is translated as soon as the model is loaded.
+            self.translate_panel.set_text(sentence)
+        self.open_model(path)
+        self.tabs.setCurrentWidget(self.attention_stack)
 
     def choose_model(self) -> None:
         start = str(self._settings.value("last_model_parent", str(Path.home())))
@@ -249,6 +262,7 @@ class MainWindow(QMainWindow):
         self.empty_state.set_font_scale(self._font_scale)
         self.attention_panel.set_font_scale(self._font_scale)
         self.pe_view.set_font_scale(self._font_scale)
+        self.train_panel.set_font_scale(self._font_scale)
 
     def zoom_in(self) -> None:
         self.set_font_scale(self._font_scale * style.ZOOM_STEP)
@@ -373,6 +387,15 @@ class MainWindow(QMainWindow):
         self.show_status(f"Saved {path}")
 
     def closeEvent(self, event) -> None:  # noqa: N802 - Qt override
+        if self.train_panel.is_training() and self._show_dialogs:
+            answer = QMessageBox.question(
+                self, "Training is running",
+                "Stop the training run and quit? The run saves a checkpoint before it stops.",
+            )
+            if answer != QMessageBox.StandardButton.Yes:
+                event.ignore()
+                return
         # No QThread may outlive the window: Qt aborts the process if one is destroyed running.
+        self.train_panel.shutdown()  # stops a run after its final checkpoint, then joins the thread
         self.controller.shutdown()
         super().closeEvent(event)

@@ -193,6 +193,8 @@ def build_parser() -> argparse.ArgumentParser:
     t.add_argument("--dropout", type=float)
     t.add_argument("--device", default="cpu")
     t.add_argument("--gpus", type=int, default=0, help="train on N local GPUs through torchrun (DDP)")
+    t.add_argument("--backend", choices=("nccl", "gloo"),
+                   help="with --gpus: nccl (GPUs, the default) or gloo (N CPU processes)")
     t.add_argument("--max-steps", type=int, default=None)
     t.add_argument("--max-minutes", type=float, default=None)
     t.add_argument("--warmup", type=int, default=4000)
@@ -240,6 +242,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
+    if argv is not None and getattr(args, "argv", 0) is None:  # cmd_train hands its own argv to torchrun
+        args.argv = list(argv)
     try:
         return args.func(args)
     except UserError as exc:

@@ -31,6 +31,31 @@ def attention(q: Tensor, k: Tensor, v: Tensor, mask: Tensor | None = None,
     return p @ v, weights  # (B, H, T, d_k), (B, H, T, S)
 
 
+class Packing:
+    """Where the real tokens of a padded (B, T) batch sit, so position-wise layers can skip the padding.
+
+    Length-bucketed training batches still carry about 15% padding on the source side. Linear layers,
+    layer norms and dropout then run on the N real tokens alone, packed as (N, C); only attention
+    scatters them back into the padded (B, T, C) layout it works in.
+    """
+
+    def __init__(self, keep: Tensor) -> None:
+        self.batch, self.length = keep.shape  # keep: bool (B, T), True = a real token
+        self.index = keep.reshape(-1).nonzero().squeeze(1)  # (N,) flat positions of the real tokens
+        self.positions = self.index % self.length  # (N,) each token's position in its sentence
+        self.key_mask = keep[:, None, None, :]  # (B, 1, 1, T) for attention, True = may attend
+
+    def pack(self, x: Tensor) -> Tensor:
+        """(B, T, C) → (N, C)."""
+        return x.reshape(self.batch * self.length, -1).index_select(0, self.index)
+
+    def unpack(self, x: Tensor) -> Tensor:
+        """(N, C) → (B, T, C), zeros at the padding."""
+        c = x.size(-1)
+        out = x.new_zeros(self.batch * self.length, c).index_copy(0, self.index, x)
+        return out.view(self.batch, self.length, c)
+
+
 class KVCache:
     """Keys and values of one attention sub-layer, grown step by step during decoding."""
 
@@ -67,32 +92,51 @@ class MultiHeadAttention(nn.Module):
         b, t, _ = x.shape
         return x.view(b, t, self.n_heads, self.d_k).transpose(1, 2)  # (B, H, T, d_k)
 
-    def project_kv(self, memory: Tensor) -> tuple[Tensor, Tensor]:
+    def project_kv(self, memory: Tensor, packing: Packing | None = None) -> tuple[Tensor, Tensor]:
         """K and V of the encoder output for cross-attention: computed once per sentence when decoding."""
+        _, w_kv = self._split_weights()
+        return self._kv(memory, *w_kv, packing)
+
+    def _split_weights(self) -> tuple[tuple[Tensor, Tensor], tuple[Tensor, Tensor]]:
+        """((W^Q, b^Q), (W^K;W^V, b^K;b^V)) as views of w_qkv; one split, so backward is one copy."""
         d = self.w_o.in_features
-        kv = F.linear(memory, self.w_qkv.weight[d:], self.w_qkv.bias[d:])  # (B, S, 2D)
+        w_q, w_kv = self.w_qkv.weight.split([d, 2 * d])
+        b_q, b_kv = self.w_qkv.bias.split([d, 2 * d])
+        return (w_q, b_q), (w_kv, b_kv)
+
+    def _kv(self, memory: Tensor, weight: Tensor, bias: Tensor, packing: Packing | None) -> tuple[Tensor, Tensor]:
+        kv = F.linear(memory, weight, bias)  # (B, S, 2D), or (N, 2D) packed
+        if packing is not None:
+            kv = packing.unpack(kv)
         k, v = kv.chunk(2, dim=-1)
         return self._split(k), self._split(v)
 
     def forward(self, x: Tensor, memory: Tensor | None = None, mask: Tensor | None = None,
                 is_causal: bool = False, need_weights: bool = False, cache: KVCache | None = None,
                 static_kv: tuple[Tensor, Tensor] | None = None,
-                head_mask: Tensor | None = None) -> tuple[Tensor, Tensor | None]:
+                head_mask: Tensor | None = None, packing: Packing | None = None) -> tuple[Tensor, Tensor | None]:
         """x: (B, T, D) queries. Self-attention when memory and static_kv are None, else cross-attention.
 
         mask: bool (B, 1, T|1, S), True = may attend. is_causal: mask the future (self-attention only).
         cache: keys/values of earlier decoding steps (self-attention). static_kv: precomputed cross K, V.
         head_mask: (H,) multipliers on each head's output (0 removes a head), for ablation.
+        packing: the keys' side is packed (see ``Packing``): x (N, D) for self-attention, which then
+        returns (N, D) too, or memory (N, D) for cross-attention.
         """
-        b, t, d = x.shape
-        if memory is None and static_kv is None:
-            q, k, v = self.w_qkv(x).chunk(3, dim=-1)
-            q, k, v = self._split(q), self._split(k), self._split(v)
+        d = self.w_o.in_features
+        self_attention = memory is None and static_kv is None
+        if self_attention:
+            qkv = self.w_qkv(x)
+            if packing is not None:
+                qkv = packing.unpack(qkv)  # (B, T, 3D): attention needs the padded layout
+            q, k, v = (self._split(a) for a in qkv.chunk(3, dim=-1))
             if cache is not None:
                 k, v = cache.append(k, v)
         else:
-            q = self._split(F.linear(x, self.w_qkv.weight[:d], self.w_qkv.bias[:d]))
-            k, v = static_kv if static_kv is not None else self.project_kv(memory)
+            (w_q, b_q), w_kv = self._split_weights()
+            q = self._split(F.linear(x, w_q, b_q))
+            k, v = static_kv if static_kv is not None else self._kv(memory, *w_kv, packing)
+        b, _, t, _ = q.shape
         if is_causal and t == 1:
             is_causal = False  # one new query at the end of the cache may see every key so far
         if is_causal and (mask is not None or need_weights or t != k.size(2)):
@@ -111,6 +155,8 @@ class MultiHeadAttention(nn.Module):
         if head_mask is not None:
             out = out * head_mask.view(1, -1, 1, 1).to(out.dtype)
         out = out.transpose(1, 2).reshape(b, t, d)  # concatenate heads: (B, T, D)
+        if self_attention and packing is not None:
+            out = packing.pack(out)
         return self.w_o(out), weights
 
 
@@ -167,8 +213,10 @@ class EncoderLayer(nn.Module):
         self.dropout = nn.Dropout(cfg.dropout)
 
     def forward(self, x: Tensor, src_mask: Tensor | None, need_weights: bool = False,
-                head_mask: Tensor | None = None) -> tuple[Tensor, Tensor | None]:
-        a, w = self.self_attn(x, mask=src_mask, need_weights=need_weights, head_mask=head_mask)
+                head_mask: Tensor | None = None, packing: Packing | None = None) -> tuple[Tensor, Tensor | None]:
+        """x: (B, S, D), or (N, D) real tokens only when ``packing`` is given."""
+        a, w = self.self_attn(x, mask=src_mask, need_weights=need_weights, head_mask=head_mask,
+                              packing=packing)
         x = self.norm_1(x + self.dropout(a))
         x = self.norm_2(x + self.dropout(self.feed_forward(x)))
         return x, w
@@ -191,12 +239,13 @@ class DecoderLayer(nn.Module):
                 need_weights: bool = False, cache: KVCache | None = None,
                 static_kv: tuple[Tensor, Tensor] | None = None,
                 head_masks: tuple[Tensor | None, Tensor | None] = (None, None),
-                ) -> tuple[Tensor, Tensor | None, Tensor | None]:
+                memory_packing: Packing | None = None) -> tuple[Tensor, Tensor | None, Tensor | None]:
+        """x: (B, T, D); memory: (B, S, D), or (N, D) real source tokens with ``memory_packing``."""
         a, w_self = self.self_attn(x, is_causal=True, need_weights=need_weights, cache=cache,
                                    head_mask=head_masks[0])
         x = self.norm_1(x + self.dropout(a))
         a, w_cross = self.cross_attn(x, memory=memory, mask=src_mask, need_weights=need_weights,
-                                     static_kv=static_kv, head_mask=head_masks[1])
+                                     static_kv=static_kv, head_mask=head_masks[1], packing=memory_packing)
         x = self.norm_2(x + self.dropout(a))
         x = self.norm_3(x + self.dropout(self.feed_forward(x)))
         return x, w_self, w_cross

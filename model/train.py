@@ -4,6 +4,9 @@ The loop follows section 5 of the paper: Adam(β1=0.9, β2=0.98, ε=1e-9), the w
 square-root learning rate, label smoothing 0.1, and token-count batches. It checkpoints atomically,
 resumes exactly (model, optimizer, schedule position, data position, RNG), stops cooperatively, and on a
 NaN/Inf loss stops without overwriting the last good checkpoint.
+
+When ``torch.distributed`` is initialised (``model.distributed`` under torchrun) the same loop runs on every
+rank with the model wrapped in DistributedDataParallel; rank 0 alone validates, probes, writes and yields.
 """
 
 from __future__ import annotations
@@ -25,6 +28,7 @@ import torch.nn.functional as F
 from model import checkpoint as ckpt
 from model.config import TrainConfig
 from model.data import Encoded, collate, encode_pairs, make_batches
+from model.distributed import Sync, rank_world, wrap_ddp
 from model.errors import UserError
 from model.records import TrainProgress
 from model.tokenizer import Tokenizer
@@ -160,11 +164,14 @@ def train(cfg: TrainConfig, data: Data, control: TrainControl | None = None,
     device = resolve_device(cfg.device)
     if cfg.threads:
         torch.set_num_threads(cfg.threads)
+    rank, world = rank_world()
+    main = rank == 0  # the only rank that validates, probes, writes files and yields progress
     try:
-        cfg.out_path.mkdir(parents=True, exist_ok=True)
-        probe_file = cfg.out_path / ".write-test"
-        probe_file.write_text("ok")
-        probe_file.unlink()
+        if main:
+            cfg.out_path.mkdir(parents=True, exist_ok=True)
+            probe_file = cfg.out_path / ".write-test"
+            probe_file.write_text("ok")
+            probe_file.unlink()
     except OSError as exc:
         raise UserError(f"cannot write to the output folder {cfg.out_dir}: {exc.strerror or exc}") from None
     torch.manual_seed(cfg.seed)
@@ -195,6 +202,11 @@ def train(cfg: TrainConfig, data: Data, control: TrainControl | None = None,
             meta = loaded.meta
             step, epoch, elapsed = int(meta.get("step", 0)), int(meta.get("epoch", 0)), float(meta.get("elapsed_s", 0.0))
     start_step, start_elapsed = step, elapsed
+    sync, net = None, model  # net: what the training step calls; model: the plain module we save and probe
+    if torch.distributed.is_available() and torch.distributed.is_initialized():
+        sync, net = Sync(device), wrap_ddp(model, device)
+        if rank:  # its own dropout masks, as on separate GPUs; DDP already copied rank 0's weights
+            torch.manual_seed(cfg.seed + 7919 * rank + step)
     model.train()
     log_path = cfg.out_path / "log.jsonl"
     last_good: Path | None = Path(resume) if resume else None
@@ -204,6 +216,8 @@ def train(cfg: TrainConfig, data: Data, control: TrainControl | None = None,
     batches = make_batches(data.train, cfg.batch_tokens, cfg.seed, epoch)
     if not batches:
         raise UserError("the training corpus produced no batches")
+    if len(batches) < world:
+        raise UserError(f"the training corpus produced {len(batches)} batches, fewer than the {world} processes")
 
     def record(event: str, **kw) -> TrainProgress:
         eta = None
@@ -216,20 +230,33 @@ def train(cfg: TrainConfig, data: Data, control: TrainControl | None = None,
                             lr=learning_rate(max(step, 1), model_cfg.d_model, cfg.warmup_steps, cfg.lr_scale),
                             tokens_per_s=kw.pop("tps", 0.0), elapsed_s=elapsed, eta_s=eta, gpu_mem_mb=mem,
                             event=event, **kw)
-        with log_path.open("a", encoding="utf-8") as fh:
-            fh.write(json.dumps({k: v for k, v in rec.__dict__.items() if k not in ("probe", "extra")}) + "\n")
+        if main:  # other ranks only pass their end marker up to the worker, never to the log
+            with log_path.open("a", encoding="utf-8") as fh:
+                fh.write(json.dumps({k: v for k, v in rec.__dict__.items() if k not in ("probe", "extra")}) + "\n")
         return rec
 
     while True:
-        elapsed_pause = control.wait_while_paused()
-        t_window += elapsed_pause
-        if control.stopped or (cfg.max_steps and step >= cfg.max_steps) or (deadline and elapsed >= deadline):
+        if sync is None:
+            t_window += control.wait_while_paused()
+        finished = control.stopped or (cfg.max_steps and step >= cfg.max_steps) or (deadline and elapsed >= deadline)
+        if sync is not None:
+            # Rank 0's stop/pause (and any rank's deadline or signal) reach every rank at the same step, so
+            # no rank is left waiting in a gradient all-reduce that the others never join.
+            finished, paused = sync.any(finished, control.paused)
+            if paused and not finished:
+                time.sleep(0.2)
+                t_window += 0.2
+                continue
+        if finished:
             break
-        if position >= len(batches):
+        # Every rank builds the same batch list; rank r takes batches r, r+W, ... and the remainder of an
+        # epoch is dropped so that all ranks take the same number of steps. position counts batches of
+        # the whole group, so a run resumed with another number of processes continues where it was.
+        if position + world > len(batches):
             epoch, position = epoch + 1, 0
             batches = make_batches(data.train, cfg.batch_tokens, cfg.seed, epoch)
-        idx = batches[position]
-        position += 1
+        idx = batches[position + rank]
+        position += world
         src, tgt = (torch.from_numpy(a).to(device, non_blocking=True) for a in collate(data.train, idx, model_cfg.pad_id))
         t_step = time.monotonic()
         lr = learning_rate(step + 1, model_cfg.d_model, cfg.warmup_steps, cfg.lr_scale)
@@ -237,11 +264,14 @@ def train(cfg: TrainConfig, data: Data, control: TrainControl | None = None,
             group["lr"] = lr
         try:
             with autocast:
-                logits, _ = model(src, tgt[:, :-1])
+                logits, _ = net(src, tgt[:, :-1])
                 loss = label_smoothed_loss(logits, tgt[:, 1:], cfg.label_smoothing, model_cfg.pad_id)
-            if not torch.isfinite(loss):
+            # Under DDP a NaN on any rank must stop all of them before the backward's all-reduce; the sum
+            # is NaN/Inf if any rank's loss is.
+            value = loss.item() if sync is None else sync.sum(loss.item())[0] / world
+            if not math.isfinite(value):
                 where = f"the last good checkpoint {last_good} is intact" if last_good else "no checkpoint was written yet"
-                yield record("error", message=f"training stopped: the loss became {loss.item()} at step {step + 1}; "
+                yield record("error", message=f"training stopped: the loss became {value} at step {step + 1}; "
                              f"{where}. Try a smaller learning-rate scale or more warmup steps.")
                 return
             optimizer.zero_grad(set_to_none=True)
@@ -270,9 +300,14 @@ def train(cfg: TrainConfig, data: Data, control: TrainControl | None = None,
         window_tokens += int((src != model_cfg.pad_id).sum() + (tgt != model_cfg.pad_id).sum())
         if step % cfg.report_every == 0:
             now = time.monotonic()
+            if sync is not None:  # the whole group's loss and throughput, not rank 0's share
+                window_loss, window_n, window_tokens = sync.sum(window_loss, window_n, window_tokens)
             tps = window_tokens / max(now - t_window, 1e-9)
-            yield record("step", loss=window_loss / window_n, tps=tps)
+            if main:
+                yield record("step", loss=window_loss / window_n, tps=tps)
             window_loss, window_n, window_tokens, t_window = 0.0, 0, 0, now
+        if not main:
+            continue
         if cfg.probe_every and cfg.probe_sentence and step % cfg.probe_every == 0:
             yield record("probe", probe=_probe(model, data, cfg, device))
         if cfg.valid_every and step % cfg.valid_every == 0 and data.valid.src:
@@ -281,10 +316,13 @@ def train(cfg: TrainConfig, data: Data, control: TrainControl | None = None,
         if cfg.checkpoint_every and step % cfg.checkpoint_every == 0:
             last_good = _save(model, data, cfg, optimizer, scaler, step, epoch, position, elapsed)
             yield record("checkpoint", checkpoint=str(last_good))
+    event = "stopped" if control.stopped else "done"
+    if not main:
+        yield record(event)
+        return
     if last_good is None or last_good.name != f"step-{step:08d}":
         last_good = _save(model, data, cfg, optimizer, scaler, step, epoch, position, elapsed)
-    yield record("stopped" if control.stopped else "done", checkpoint=str(last_good),
-                 message=f"saved {last_good}")
+    yield record(event, checkpoint=str(last_good), message=f"saved {last_good}")
 
 
 def _probe(model: Transformer, data: Data, cfg: TrainConfig, device: torch.device):
@@ -341,7 +379,18 @@ def run_training(cfg: TrainConfig, control: TrainControl | None = None,
         tokenizer = Tokenizer.load(folder / ckpt.SPM)
         resume = folder
     train_pairs, valid_pairs, report = load_corpora(cfg)
-    data = prepare_data(cfg, train_pairs, valid_pairs, tokenizer)
-    yield TrainProgress(step=0, max_steps=cfg.max_steps, epoch=0, loss=math.nan, lr=0.0, tokens_per_s=0.0,
-                        elapsed_s=0.0, event="start", message=f"{report}; {data.report}")
+    rank, world = rank_world()
+    data = None
+    if world > 1 and tokenizer is None:
+        # SentencePiece trains with several threads and is not bit-reproducible, so rank 0 trains the
+        # vocabulary and sends it to the others: token ids must mean the same on every rank.
+        if rank == 0:
+            data = prepare_data(cfg, train_pairs, valid_pairs)
+        box = [data.tokenizer.model_bytes if data is not None else None]
+        torch.distributed.broadcast_object_list(box, src=0)
+        tokenizer = Tokenizer(box[0])
+    data = data or prepare_data(cfg, train_pairs, valid_pairs, tokenizer)
+    if rank == 0:
+        yield TrainProgress(step=0, max_steps=cfg.max_steps, epoch=0, loss=math.nan, lr=0.0, tokens_per_s=0.0,
+                            elapsed_s=0.0, event="start", message=f"{report}; {data.report}")
     yield from train(cfg, data, control, resume)

@@ -6,10 +6,11 @@ import math
 from dataclasses import dataclass
 
 import torch
+import torch.nn.functional as F
 from torch import Tensor, nn
 
 from model.config import ModelConfig
-from model.layers import DecoderLayer, EncoderLayer, KVCache, PositionalEncoding
+from model.layers import DecoderLayer, EncoderLayer, KVCache, Packing, PositionalEncoding
 
 KINDS = ("encoder", "decoder", "cross")
 
@@ -115,13 +116,42 @@ class Transformer(nn.Module):
         return hidden @ self.embedding.weight.t()
 
     def forward(self, src: Tensor, tgt: Tensor, need_weights: bool = False,
-                head_masks: dict[str, Tensor] | None = None) -> tuple[Tensor, Captured | None]:
-        """Teacher-forced pass: logits (B, T, V) and, when asked, every layer's attention weights."""
+                head_masks: dict[str, Tensor] | None = None, target: Tensor | None = None,
+                label_smoothing: float = 0.0) -> tuple[Tensor, Captured | None]:
+        """Teacher-forced pass: logits (B, T, V) and, when asked, every layer's attention weights.
+
+        With ``target`` (B, T) it returns (training loss, None) instead, computed by ``loss``. Going
+        through forward lets a DistributedDataParallel wrapper see the call.
+        """
+        if target is not None:
+            return self.loss(src, tgt, target, label_smoothing), None
         hm = head_masks or {}
         memory, enc_w = self.encode(src, need_weights, hm.get("encoder"))
         hidden, dec_w, cross_w = self.decode(tgt, memory, src, need_weights, head_masks=hm)
         captured = Captured(enc_w, dec_w, cross_w) if need_weights else None
         return self.generator(hidden), captured
+
+    def loss(self, src: Tensor, tgt_in: Tensor, tgt_out: Tensor, label_smoothing: float = 0.0) -> Tensor:
+        """Mean over non-pad targets of the label-smoothed cross-entropy (section 5.4); the training path.
+
+        Equals ``cross_entropy(self(src, tgt_in)[0], tgt_out, ignore_index=pad, label_smoothing=ε)`` but
+        does less work: the encoder runs on the real source tokens only (see ``Packing``), and the tied
+        output projection and softmax, the largest matrices of a step with a big vocabulary, only at
+        non-pad target positions.
+        """
+        pad = self.cfg.pad_id
+        packing = Packing(src != pad)
+        x = self.embedding(src.reshape(-1).index_select(0, packing.index)) * math.sqrt(self.cfg.d_model)
+        pe = self.positional(src.size(1)).index_select(0, packing.positions)
+        x = self.dropout(x + pe.to(x.dtype))  # (N, D)
+        for layer in self.encoder:
+            x, _ = layer(x, packing.key_mask, packing=packing)
+        y = self.embed(tgt_in)  # (B, T, D): targets are bucketed by length and carry little padding
+        for layer in self.decoder:
+            y, _, _ = layer(y, x, packing.key_mask, memory_packing=packing)
+        keep = tgt_out != pad
+        logits = self.generator(y[keep])  # (N_t, V)
+        return F.cross_entropy(logits.float(), tgt_out[keep], label_smoothing=label_smoothing)
 
     def num_parameters(self) -> int:
         return sum(p.numel() for p in self.parameters())

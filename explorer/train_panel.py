@@ -1,0 +1,361 @@
+"""The Train tab: set up a run, start / pause / stop it, and watch it learn.
+
+Top left: the settings form and a log of events (tabs), and the run buttons. Top right: the numbers
+and curves of the run. Below, full width: the probe sentence's attention in the same panel the
+explorer uses, with a slider that scrubs back through every probe snapshot so a class can replay
+how a head formed.
+
+The panel is a binder: the form builds the request, :class:`TrainRunner` runs it on its own thread,
+and every record that comes back is handed to the views. Nothing here blocks: pause and stop only set
+flags that the training loop reads between steps, and the buttons change at once.
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+from PySide6 import QtCore, QtGui, QtWidgets
+from PySide6.QtCore import Signal
+
+from explorer import style
+from explorer.train_form import TrainForm
+from explorer.train_worker import TrainRunner, corpus_options
+from explorer.views.attention_panel import AttentionPanel
+from explorer.views.curves import StatsStrip, TrainingCurves
+from model.errors import UserError
+from model.records import TrainProgress, Translation
+
+# Probe snapshots are kept for replay; past this many every other one is dropped, which keeps the
+# whole history's span (a head forming early stays visible) at a bounded memory cost.
+MAX_SNAPSHOTS = 400
+MAX_LOG_LINES = 2000
+STATE_TEXT = {"idle": "Ready", "preparing": "Preparing the data…", "training": "Training",
+              "paused": "Paused", "stopping": "Stopping — saving a checkpoint…"}
+
+
+class TrainPanel(QtWidgets.QWidget):
+    """The whole Train tab. ``open_requested(checkpoint, probe sentence)`` asks the window to load."""
+
+    open_requested = Signal(str, str)
+    state_changed = Signal(str)
+    record_received = Signal(object)  # every TrainProgress, after the panel has shown it
+
+    def __init__(self, parent=None) -> None:
+        super().__init__(parent)
+        self._state = "idle"
+        self._out_dir = ""
+        self._checkpoint = ""
+        self._probe_sentence = ""
+        self._outcome = ""
+        self._devices_asked = False
+        self.last_record: TrainProgress | None = None
+        self._snapshots: list[tuple[int, Translation]] = []
+
+        tasks, ding = corpus_options()
+        self.form = TrainForm(tasks, ding)
+        self.runner = TrainRunner(self)
+        self.stats = StatsStrip()
+        self.curves = TrainingCurves()
+        self.attention = AttentionPanel()
+        self.attention.empty_label.setText("The probe sentence's attention appears here as the model trains")
+        self._build()
+
+        self.runner.progress.connect(self._on_record)
+        self.runner.note.connect(self.log)
+        self.runner.devices_found.connect(self.form.set_devices)
+        self.runner.finished.connect(self._on_finished)
+        self.form.validity_changed.connect(self._on_validity)
+        self._set_state("idle")
+
+    def _build(self) -> None:
+        # Top: settings and log (tabs) beside the numbers and curves; bottom, full width: the probe's
+        # attention. The attention panel is the widest thing in the app, so it gets a row of its own
+        # and the tab still fits a 1280-px projector next to the window's sentence column.
+        scroll = QtWidgets.QScrollArea()
+        scroll.setWidget(self.form)
+        scroll.setWidgetResizable(True)
+        scroll.setHorizontalScrollBarPolicy(QtCore.Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        scroll.setMinimumWidth(self.form.minimumSizeHint().width() + scroll.verticalScrollBar().sizeHint().width())
+        self.log_list = QtWidgets.QListWidget()
+        self.log_list.setWordWrap(True)
+        self.log_list.setAlternatingRowColors(True)
+        self.side_tabs = QtWidgets.QTabWidget()
+        self.side_tabs.addTab(scroll, "Settings")
+        self.side_tabs.addTab(self.log_list, "Log")
+        self.start_button = style.make_primary(QtWidgets.QPushButton("Start"))
+        self.pause_button = QtWidgets.QPushButton("Pause")
+        self.stop_button = QtWidgets.QPushButton("Stop")
+        self.open_button = QtWidgets.QPushButton("Open in explorer")
+        self.open_button.setToolTip("Load the newest checkpoint of this run into the Attention tab")
+        self.start_button.clicked.connect(self.start)
+        self.pause_button.clicked.connect(self.toggle_pause)
+        self.stop_button.clicked.connect(self.stop)
+        self.open_button.clicked.connect(self.open_in_explorer)
+        buttons = QtWidgets.QHBoxLayout()
+        for button in (self.start_button, self.pause_button, self.stop_button, self.open_button):
+            buttons.addWidget(button)
+        left = QtWidgets.QWidget()
+        left_layout = QtWidgets.QVBoxLayout(left)
+        left_layout.setContentsMargins(0, 0, 0, 0)
+        left_layout.addWidget(self.side_tabs, 1)
+        left_layout.addLayout(buttons)
+
+        self.state_label = QtWidgets.QLabel()
+        self.state_label.setFont(style.bold_font())
+        self.error_label = style.make_error(QtWidgets.QLabel(""))
+        self.error_label.setWordWrap(True)
+        self.error_label.setTextInteractionFlags(QtCore.Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.error_label.hide()
+        right = QtWidgets.QWidget()
+        right_layout = QtWidgets.QVBoxLayout(right)
+        right_layout.setContentsMargins(0, 0, 0, 0)
+        right_layout.addWidget(self.state_label)
+        right_layout.addWidget(self.error_label)
+        right_layout.addWidget(self.stats)
+        right_layout.addWidget(self.curves, 1)
+        top = QtWidgets.QSplitter(QtCore.Qt.Orientation.Horizontal)
+        top.addWidget(left)
+        top.addWidget(right)
+        top.setStretchFactor(0, 0)
+        top.setStretchFactor(1, 1)
+
+        self.snapshot_slider = QtWidgets.QSlider(QtCore.Qt.Orientation.Horizontal)
+        self.snapshot_slider.setEnabled(False)
+        self.snapshot_slider.setToolTip("Scrub back through the probe snapshots to replay how the heads formed")
+        self.snapshot_slider.valueChanged.connect(self.show_snapshot)
+        self.snapshot_label = QtWidgets.QLabel("No probe yet")
+        self.snapshot_label.setMinimumWidth(10)  # a long prediction must not widen the tab
+        scrub = QtWidgets.QHBoxLayout()
+        scrub.addWidget(style.make_heading(QtWidgets.QLabel("Probe replay")))
+        scrub.addWidget(self.snapshot_slider, 2)
+        scrub.addWidget(self.snapshot_label, 3)
+        bottom = QtWidgets.QWidget()
+        bottom_layout = QtWidgets.QVBoxLayout(bottom)
+        bottom_layout.setContentsMargins(0, 0, 0, 0)
+        bottom_layout.addLayout(scrub)
+        bottom_layout.addWidget(self.attention, 1)
+
+        # Before the first probe the form needs the room; _add_snapshot hands it to the maps.
+        self.split = QtWidgets.QSplitter(QtCore.Qt.Orientation.Vertical)
+        self.split.addWidget(top)
+        self.split.addWidget(bottom)
+        self.split.setSizes([600, 400])
+        layout = QtWidgets.QVBoxLayout(self)
+        layout.setContentsMargins(4, 4, 4, 4)
+        layout.addWidget(self.split)
+        self._scroll = scroll
+
+    # ----------------------------------------------------------------------------------- public API
+    def state(self) -> str:
+        """'idle', 'preparing', 'training', 'paused' or 'stopping'."""
+        return self._state
+
+    def is_idle(self) -> bool:
+        return self._state == "idle"
+
+    def is_training(self) -> bool:
+        return not self.is_idle()
+
+    def start(self) -> bool:
+        """Start the run the form describes; False (with the reason shown) if it cannot start."""
+        if not self.is_idle() or not self.form.validate_model():
+            return False
+        try:
+            request = self.form.request()
+        except UserError as exc:
+            self.show_error(str(exc))
+            return False
+        self.show_error("")
+        self.curves.clear()
+        self.stats.clear()
+        self._snapshots.clear()
+        self._update_slider()
+        self.attention.set_maps(None)
+        self._out_dir, self._checkpoint, self._outcome = request.config.out_dir, "", ""
+        self._probe_sentence = request.config.probe_sentence
+        self.last_record = None
+        self.log(f"Starting a run in {self._out_dir}" + (f", resuming {request.resume}" if request.resume else ""))
+        self.runner.start(request)
+        self._set_state("preparing")
+        self.side_tabs.setCurrentWidget(self.log_list)  # the form is locked while it runs; show events
+        return True
+
+    def toggle_pause(self) -> None:
+        if self._state == "paused":
+            self.resume()
+        else:
+            self.pause()
+
+    def pause(self) -> None:
+        if self._state in ("preparing", "training"):
+            self.runner.pause()
+            self._set_state("paused")
+            self.log("Paused")
+
+    def resume(self) -> None:
+        if self._state == "paused":
+            self.runner.resume()
+            self._set_state("training")
+            self.log("Resumed")
+
+    def stop(self) -> None:
+        if self._state in ("preparing", "training", "paused"):
+            self.runner.stop()
+            self._set_state("stopping")
+
+    def shutdown(self) -> None:
+        """Stop any run, wait for its final checkpoint and join the worker thread."""
+        self.runner.shutdown()
+        if not self.is_idle():
+            self._set_state("idle")
+
+    def latest_checkpoint(self) -> str:
+        """The newest checkpoint folder of the current (or last) run, or '' if there is none yet."""
+        if self._checkpoint and Path(self._checkpoint).is_dir():
+            return self._checkpoint
+        latest = Path(self._out_dir) / "LATEST" if self._out_dir else None
+        if latest is not None and latest.is_file():
+            folder = Path(self._out_dir) / latest.read_text(encoding="utf-8").strip()
+            if folder.is_dir():
+                return str(folder)
+        return ""
+
+    def open_in_explorer(self) -> None:
+        path = self.latest_checkpoint()
+        if not path:
+            self.show_error("No checkpoint has been written yet; wait for one or stop the run.")
+            return
+        self.log(f"Opening {path} in the explorer")
+        self.open_requested.emit(path, self._probe_sentence)
+
+    def snapshots(self) -> list[tuple[int, Translation]]:
+        """(step, probe Translation) of every kept snapshot, oldest first."""
+        return list(self._snapshots)
+
+    def show_snapshot(self, index: int) -> None:
+        """Show probe snapshot ``index``; the attention panel keeps its kind, layer and head."""
+        if not 0 <= index < len(self._snapshots):
+            return
+        if self.snapshot_slider.value() != index:
+            self.snapshot_slider.setValue(index)  # comes back here through valueChanged
+            return
+        step, translation = self._snapshots[index]
+        self.attention.set_maps(translation.attention)
+        self.snapshot_label.setText(f"Step {step}  ({index + 1} of {len(self._snapshots)}):  "
+                                    f"{translation.source}  →  {translation.text or '(nothing)'}")
+
+    def show_error(self, message: str) -> None:
+        self.error_label.setText(message)
+        self.error_label.setVisible(bool(message))
+
+    def error_text(self) -> str:
+        return self.error_label.text()
+
+    def log(self, text: str, error: bool = False) -> None:
+        item = QtWidgets.QListWidgetItem(f"{time.strftime('%H:%M:%S')}  {text}")
+        if error:
+            item.setForeground(QtGui.QColor(style.ERROR))
+        self.log_list.addItem(item)
+        while self.log_list.count() > MAX_LOG_LINES:
+            self.log_list.takeItem(0)
+        self.log_list.scrollToBottom()
+
+    def log_lines(self) -> list[str]:
+        return [self.log_list.item(i).text() for i in range(self.log_list.count())]
+
+    def set_font_scale(self, f: float) -> None:
+        self.attention.set_font_scale(f)
+        self.curves.set_font_scale(f)
+
+    # ------------------------------------------------------------------------------------ internals
+    def showEvent(self, event) -> None:  # Qt override
+        super().showEvent(event)
+        if not self._devices_asked:
+            # Listing GPUs imports torch; ask only once the tab is actually looked at, on the worker.
+            self._devices_asked = True
+            self.runner.find_devices()
+
+    def closeEvent(self, event) -> None:  # Qt override; only reached when the panel is a window
+        self.shutdown()
+        super().closeEvent(event)
+
+    def _set_state(self, state: str) -> None:
+        self._state = state
+        idle, step = state == "idle", self.last_record.step if self.last_record else 0
+        text = STATE_TEXT[state]
+        if state == "paused":
+            text = f"Paused at step {step}"
+        elif idle and self._outcome:
+            text = self._outcome
+        self.state_label.setText(text)
+        self.start_button.setEnabled(idle and not self.form.model_error.text())
+        self.pause_button.setEnabled(state in ("preparing", "training", "paused"))
+        self.pause_button.setText("Resume" if state == "paused" else "Pause")
+        self.stop_button.setEnabled(state in ("preparing", "training", "paused"))
+        self.form.setEnabled(idle)
+        self.open_button.setEnabled(bool(self.latest_checkpoint()))
+        self.state_changed.emit(state)
+
+    def _on_record(self, p: TrainProgress) -> None:
+        self.last_record = p
+        self.stats.update_from(p)
+        self.curves.add(p)
+        if p.event == "start":
+            self.log(p.message)
+        elif p.event == "probe" and p.probe is not None and p.probe.attention is not None:
+            self._add_snapshot(p.step, p.probe)
+        elif p.event == "valid":
+            bleu = f", BLEU {p.valid_bleu:.1f}" if p.valid_bleu is not None else ""
+            self.log(f"Step {p.step}: valid loss {p.valid_loss:.3f}{bleu}")
+        elif p.event in ("checkpoint", "done", "stopped"):
+            self._checkpoint = p.checkpoint or self._checkpoint
+            word = {"checkpoint": "Checkpoint", "done": "Finished; saved", "stopped": "Stopped; saved"}[p.event]
+            self.log(f"Step {p.step}: {word} {p.checkpoint}")
+            self.open_button.setEnabled(bool(self.latest_checkpoint()))
+            if p.event != "checkpoint":
+                self._outcome = f"{'Finished' if p.event == 'done' else 'Stopped'} at step {p.step}"
+        elif p.event == "error":
+            self._outcome = "Failed"
+            self.show_error(p.message)
+            self.log(f"Error: {p.message}", error=True)
+        if self._state == "preparing" and p.event not in ("error", "done", "stopped"):
+            self._set_state("training")
+        self.record_received.emit(p)
+
+    def _on_validity(self, ok: bool) -> None:
+        self.start_button.setEnabled(ok and self.is_idle())
+        if not ok:  # the form may be scrolled: bring the reason Start is disabled into view
+            self._scroll.ensureWidgetVisible(self.form.model_error)
+
+    def _on_finished(self) -> None:
+        self._set_state("idle")
+
+    def _add_snapshot(self, step: int, translation: Translation) -> None:
+        first = not self._snapshots
+        follow = first or self.snapshot_slider.value() == len(self._snapshots) - 1
+        self._snapshots.append((step, translation))
+        if len(self._snapshots) > MAX_SNAPSHOTS:
+            self._snapshots = self._snapshots[:-1:2] + self._snapshots[-1:]
+            if not follow:  # keep pointing at (about) the snapshot the user is looking at
+                self.snapshot_slider.setValue(self.snapshot_slider.value() // 2)
+        self._update_slider()
+        if first:
+            top, bottom = self.split.sizes()
+            if bottom < 0.55 * (top + bottom):
+                self.split.setSizes([int(0.4 * (top + bottom)), int(0.6 * (top + bottom))])
+            # The demo's picture is the cross-attention of the last layer (the anti-diagonal of
+            # "reverse"); after that the user's choice of kind, layer and head is kept.
+            self.attention.set_maps(translation.attention)
+            self.attention.set_state("cross", translation.attention.n_layers - 1, 0)
+        if follow:
+            self.show_snapshot(len(self._snapshots) - 1)
+
+    def _update_slider(self) -> None:
+        n = len(self._snapshots)
+        self.snapshot_slider.blockSignals(True)
+        self.snapshot_slider.setRange(0, max(0, n - 1))
+        self.snapshot_slider.blockSignals(False)
+        self.snapshot_slider.setEnabled(n > 1)
+        if not n:
+            self.snapshot_label.setText("No probe yet")

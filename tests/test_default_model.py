@@ -1,0 +1,59 @@
+"""The built-in model in assets/default-model: present, consistent, translating, above its BLEU floor."""
+
+import json
+from pathlib import Path
+
+import pytest
+from safetensors import safe_open
+
+from model.checkpoint import REPO_ROOT, default_model_dir, load_model
+
+ASSET = REPO_ROOT / "assets" / "default-model"
+# Justified in MODEL_CARD.md: the floor sits below the score measured on these 100 pairs at ship time,
+# with a margin for CPU-library differences, and far above what an untrained or broken model gets (0).
+FLOORS = json.loads((ASSET / "floors.json").read_text()) if (ASSET / "floors.json").is_file() else {}
+
+pytestmark = pytest.mark.skipif(not (ASSET / "config.json").is_file(), reason="no built-in model shipped")
+
+
+def test_default_is_found_and_small(monkeypatch):
+    monkeypatch.delenv("ATTENTION_EXPLORER_MODEL", raising=False)
+    assert default_model_dir() == ASSET
+    size = sum(p.stat().st_size for p in ASSET.iterdir() if p.is_file())
+    assert size <= 50 * 2**20
+    assert (ASSET / "MODEL_CARD.md").is_file()
+
+
+def test_files_match_config():
+    cfg = json.loads((ASSET / "config.json").read_text())["model"]
+    loaded = load_model(ASSET)
+    assert loaded.tokenizer.vocab_size == cfg["vocab_size"]
+    assert cfg["n_heads"] == 8 and cfg["n_layers"] >= 4  # looks like the paper in the views
+    with safe_open(str(ASSET / "model.safetensors"), "pt") as f:
+        keys = set(f.keys())
+        assert f.get_slice("embedding.weight").get_shape() == [cfg["vocab_size"], cfg["d_model"]]
+    assert keys == set(loaded.model.state_dict())
+
+
+def test_translates_everyday_sentences_on_cpu():
+    from model.decode import translate
+    loaded = load_model(ASSET)
+    for text in ("I love apples.", "Where is the station?", "I have no time.", "The weather is nice today."):
+        tr = translate(loaded, text, beam_size=4)
+        assert tr.text.strip(), text
+        assert tr.attention.cross.shape[1] == 8
+
+
+@pytest.mark.slow
+def test_bleu_floor_on_heldout_ding_sentences():
+    import sacrebleu
+
+    from model.decode import translate_many
+    src = (ASSET / "heldout" / "test.en").read_text(encoding="utf-8").splitlines()[:100]
+    ref = (ASSET / "heldout" / "test.de").read_text(encoding="utf-8").splitlines()[:100]
+    loaded = load_model(ASSET)
+    hyps = translate_many(loaded.model, loaded.tokenizer, src, beam_size=4)
+    bleu = sacrebleu.corpus_bleu(hyps, [ref]).score
+    chrf = sacrebleu.corpus_chrf(hyps, [ref]).score
+    assert bleu >= FLOORS["bleu_100"], (bleu, chrf)
+    assert chrf >= FLOORS["chrf_100"], (bleu, chrf)
