@@ -20,11 +20,12 @@ import tempfile
 import time
 from pathlib import Path
 
-# Run from a checkout without installing: the model package sits next to this folder.
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+import numpy as np
+import torch
 
-import numpy as np  # noqa: E402
-import torch  # noqa: E402
+# Run from a checkout without installing: the model package sits next to this folder. (model.* is
+# imported inside the functions, after this.)
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 
 def synthetic_batches(n: int, batch_tokens: int, vocab: int, seed: int = 0) -> list[tuple[np.ndarray, np.ndarray]]:
@@ -103,11 +104,11 @@ def check_single(args) -> None:
             r = time_steps(args.preset, batch_tokens, args.steps, args.warmup)
             break
         except torch.cuda.OutOfMemoryError:
-            torch.cuda.empty_cache()
             if batch_tokens < 2000:
                 raise
-            print(f"  out of memory with {batch_tokens} tokens per batch; trying {batch_tokens // 2}")
-            batch_tokens //= 2
+        torch.cuda.empty_cache()  # only out here: inside the except block the traceback holds the tensors
+        print(f"  out of memory with {batch_tokens} tokens per batch; trying {batch_tokens // 2}")
+        batch_tokens //= 2
     t = r["times"]
     print(f"model: {args.preset} preset, {r['params'] / 1e6:.1f}M parameters, AMP {r['dtype']}")
     print(f"batches: up to {batch_tokens} tokens, sentence lengths 5-60; {len(t)} timed steps after "

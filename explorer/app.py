@@ -82,7 +82,6 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def run_gui(args: argparse.Namespace) -> int:
-    from PySide6.QtCore import QTimer
     from PySide6.QtWidgets import QApplication
 
     from explorer import style

@@ -38,39 +38,43 @@ from model.ding import DING_PATH, SENTENCE, _lines, _norm, _write_atomic, read_d
 from model.errors import UserError
 
 # Hand nouns: "en/en_pl De[~oblique]/De_pl gender tags [loc_en.loc_de.dir_de]"; "-" plural = uncountable.
-# Tags: p person, k kin/friend (one "has"), a animal, t portable thing, h furniture, v vehicle, b public
-# transport, V own vehicle, K family (takes my/your, not the), r readable, w writable, o openable, f food, d drink, C cookable, c child, e adult, x have-able abstract,
-# q problem/question, u likeable abstract, W weather, l place. Place tags: P play, S sleep, J work,
-# H live, A wait, D drive to, G "is there a … here", y visit, I "the key is in …", B container for things,
-# E can be empty or full, Z animal that stays outdoors (no "horse in the kitchen").
+# The tags say which verbs and adjectives a noun goes with:
+#   p person, c child, e adult, k kin or friend (one "has"), K family (always my/your, "the mother" is odd),
+#   O only one ("my mothers"), a animal, Z animal kept outdoors (no "horse in the kitchen"), t portable thing,
+#   h furniture, v vehicle, V own vehicle, b public transport, r readable, w writable, o openable, E can be
+#   empty or full, f food, s sweet, C cookable, d drink, x have-able abstract, q problem/question, u likeable
+#   abstract, W weather, l place; places: P play, S sleep, J work, H live, A wait, D drive to, G "is there
+#   a … here", y visit, I "the key is in …", B container for things.
 _HAND_NOUNS = """
 friend/friends Freund/Freunde m pk; teacher/teachers Lehrer/Lehrer m pe; doctor/doctors Arzt/Ärzte m pe
 child/children Kind/Kinder n pkc; man/men Mann/Männer m pe; woman/women Frau/Frauen f pe
 boy/boys Junge~Jungen/Jungen m pc; girl/girls Mädchen/Mädchen n pc; brother/brothers Bruder/Brüder m pkK
 sister/sisters Schwester/Schwestern f pkK; son/sons Sohn/Söhne m pkK; daughter/daughters Tochter/Töchter f pkK
-student/students Student~Studenten/Studenten m pe; mother/mothers Mutter/Mütter f peK
-father/fathers Vater/Väter m peK; baby/babies Baby/Babys n pkc; waiter/waiters Kellner/Kellner m pe
+student/students Student~Studenten/Studenten m pe; mother/mothers Mutter/Mütter f peKO
+father/fathers Vater/Väter m peKO; baby/babies Baby/Babys n pkcO; waiter/waiters Kellner/Kellner m pe
 dog/dogs Hund/Hunde m a; cat/cats Katze/Katzen f a; horse/horses Pferd/Pferde n aZ; bird/birds Vogel/Vögel m a
 fish/fish Fisch/Fische m aZ; cow/cows Kuh/Kühe f aZ; mouse/mice Maus/Mäuse f a
 rabbit/rabbits Kaninchen/Kaninchen n a; key/keys Schlüssel/Schlüssel m t; book/books Buch/Bücher n tr
-phone/phones Telefon/Telefone n t; bag/bags Tasche/Taschen f tBE in.in.-; umbrella/umbrellas Regenschirm/Regenschirme m t
-pen/pens Stift/Stifte m t; ticket/tickets Fahrkarte/Fahrkarten f t; letter/letters Brief/Briefe m trw
+phone/phones Telefon/Telefone n t; bag/bags Tasche/Taschen f tBE in.in.-
+umbrella/umbrellas Regenschirm/Regenschirme m t; pen/pens Stift/Stifte m t
+ticket/tickets Fahrkarte/Fahrkarten f t; letter/letters Brief/Briefe m trw
 newspaper/newspapers Zeitung/Zeitungen f tr; map/maps Karte/Karten f t; watch/watches Uhr/Uhren f t
 glass/glasses Glas/Gläser n tE; cup/cups Tasse/Tassen f tE; bottle/bottles Flasche/Flaschen f toE
 ball/balls Ball/Bälle m t; computer/computers Computer/Computer m t; picture/pictures Bild/Bilder n t
-shoe/shoes Schuh/Schuhe m t; coat/coats Mantel/Mäntel m t; hat/hats Hut/Hüte m t; dress/dresses Kleid/Kleider n t
-shirt/shirts Hemd/Hemden n t; box/boxes Kiste/Kisten f toBE in.in.-; camera/cameras Kamera/Kameras f t
-postcard/postcards Postkarte/Postkarten f tw; table/tables Tisch/Tische m h; chair/chairs Stuhl/Stühle m h
-bed/beds Bett/Betten n h; lamp/lamps Lampe/Lampen f ht; door/doors Tür/Türen f ho; window/windows Fenster/Fenster n ho
-car/cars Auto/Autos n vVB in.in.-; bike/bikes Fahrrad/Fahrräder n vV; bus/buses Bus/Busse m vbE
-train/trains Zug/Züge m vbE; boat/boats Boot/Boote n vV; plane/planes Flugzeug/Flugzeuge n vb; taxi/taxis Taxi/Taxis n vb
-apple/apples Apfel/Äpfel m f; egg/eggs Ei/Eier n fC; orange/oranges Orange/Orangen f f
-banana/bananas Banane/Bananen f f; cake/cakes Kuchen/Kuchen m f; potato/potatoes Kartoffel/Kartoffeln f fC
-tomato/tomatoes Tomate/Tomaten f f; pizza/pizzas Pizza/Pizzas f f; bread/- Brot/- n f; cheese/- Käse/- m f
-soup/- Suppe/- f fC; rice/- Reis/- m fC; meat/- Fleisch/- n fC; fruit/- Obst/- n f; chocolate/- Schokolade/- f f
-water/- Wasser/- n d; coffee/- Kaffee/- m d; tea/- Tee/- m d; milk/- Milch/- f d; beer/- Bier/- n d
-wine/- Wein/- m d; juice/- Saft/- m d; time/- Zeit/- f x; money/- Geld/- n x; weather/- Wetter/- n W
-music/- Musik/- f u; problem/problems Problem/Probleme n q; question/questions Frage/Fragen f q
+shoe/shoes Schuh/Schuhe m t; coat/coats Mantel/Mäntel m t; hat/hats Hut/Hüte m t
+dress/dresses Kleid/Kleider n t; shirt/shirts Hemd/Hemden n t; box/boxes Kiste/Kisten f toBE in.in.-
+camera/cameras Kamera/Kameras f t; postcard/postcards Postkarte/Postkarten f tw; table/tables Tisch/Tische m h
+chair/chairs Stuhl/Stühle m h; bed/beds Bett/Betten n h; lamp/lamps Lampe/Lampen f ht; door/doors Tür/Türen f ho
+window/windows Fenster/Fenster n ho; car/cars Auto/Autos n vVB in.in.-; bike/bikes Fahrrad/Fahrräder n vV
+bus/buses Bus/Busse m vbE; train/trains Zug/Züge m vbE; boat/boats Boot/Boote n vV
+plane/planes Flugzeug/Flugzeuge n vb; taxi/taxis Taxi/Taxis n vb; apple/apples Apfel/Äpfel m fs
+egg/eggs Ei/Eier n fC; orange/oranges Orange/Orangen f fs; banana/bananas Banane/Bananen f fs
+cake/cakes Kuchen/Kuchen m fs; potato/potatoes Kartoffel/Kartoffeln f fC; tomato/tomatoes Tomate/Tomaten f f
+pizza/pizzas Pizza/Pizzas f f; bread/- Brot/- n f; cheese/- Käse/- m f; soup/- Suppe/- f fC; rice/- Reis/- m fC
+meat/- Fleisch/- n fC; fruit/- Obst/- n fs; chocolate/- Schokolade/- f fs; water/- Wasser/- n d
+coffee/- Kaffee/- m d; tea/- Tee/- m d; milk/- Milch/- f d; beer/- Bier/- n d; wine/- Wein/- m d
+juice/- Saft/- m ds; time/- Zeit/- f x; money/- Geld/- n x; weather/- Wetter/- n W; music/- Musik/- f u
+problem/problems Problem/Probleme n q; question/questions Frage/Fragen f q
 station/stations Bahnhof/Bahnhöfe m lAJDG at.an.zu; city/cities Stadt/Städte f lHDy in.in.in
 school/schools Schule/Schulen f lPJAD at.in.zu; garden/gardens Garten/Gärten m lPSIJ in.in.in
 park/parks Park/Parks m lPAG in.in.in; house/houses Haus/Häuser n lSIH in.in.zu
@@ -79,10 +83,11 @@ hotel/hotels Hotel/Hotels n lJAHDGyE at.in.zu; restaurant/restaurants Restaurant
 shop/shops Geschäft/Geschäfte n lJGy in.in.in; church/churches Kirche/Kirchen f lGy in.in.in
 museum/museums Museum/Museen n lJGy in.in.in; bank/banks Bank/Banken f lG at.in.zu
 beach/beaches Strand/Strände m lPD on.an.an; airport/airports Flughafen/Flughäfen m lAJDG at.an.zu
-hospital/hospitals Krankenhaus/Krankenhäuser n lJGD in.in.in; library/libraries Bibliothek/Bibliotheken f lJGy in.in.in
-cinema/cinemas Kino/Kinos n lGE at.in.in; room/rooms Zimmer/Zimmer n lSIPE in.in.in
-supermarket/supermarkets Supermarkt/Supermärkte m lJG at.in.in; village/villages Dorf/Dörfer n lHDy in.in.in
-street/streets Straße/Straßen f l; bridge/bridges Brücke/Brücken f l
+hospital/hospitals Krankenhaus/Krankenhäuser n lJGD in.in.in
+library/libraries Bibliothek/Bibliotheken f lJGy in.in.in; cinema/cinemas Kino/Kinos n lGE at.in.in
+room/rooms Zimmer/Zimmer n lSIPE in.in.in; supermarket/supermarkets Supermarkt/Supermärkte m lJG at.in.in
+village/villages Dorf/Dörfer n lHDy in.in.in; street/streets Straße/Straßen f l
+bridge/bridges Brücke/Brücken f l
 """
 # Hand adjectives: "en de[/attributive stem, - = predicative only] noun-tags". "nice" is nett for people
 # but schön for weather and places, so English words may repeat with different tags. "!" marks passing
@@ -91,12 +96,12 @@ _HAND_ADJS = """
 tired müde pa!; hungry hungrig pa!; thirsty durstig pa!; happy glücklich pa!; sad traurig pa!; sick krank pa!
 young jung pa; old alt patvhlr; tall groß p; friendly freundlich pa; nice nett p; lazy faul pa; clever klug pa
 funny lustig pa; strong stark pa; rich reich p; poor arm p; busy beschäftigt p!; quiet ruhig pal!; angry wütend pa!
-famous berühmt py; big groß atvhlB; small klein atvhlB; new neu tvhlr; expensive teuer/teur tvhlfd
-cheap billig tvhlfd; heavy schwer B; clean sauber tvhlB!; dirty schmutzig tvhlBa!; beautiful schön tvhla
+famous berühmt py; big groß atvhlB; small klein atvhlB; new neu tvhlr; expensive teuer/teur tvhfd
+cheap billig tvhfd; heavy schwer B; clean sauber tvhlB!; dirty schmutzig tvhlBa!; beautiful schön tvhla
 ugly hässlich tvhla; red rot tvh; blue blau tvh; green grün tvh; black schwarz tvha; white weiß tvha
 empty leer E!; full voll E!; broken kaputt/- tvh!; open geöffnet/- y!; closed geschlossen/- y!; good gut fdWr
 bad schlecht W!; cold kalt dCW!; warm warm dCW!; hot heiß dCW!; fresh frisch fd; delicious lecker f
-sweet süß fd; nice schön Wl!; modern modern vhl; long lang r; interesting interessant ry; boring langweilig ry
+sweet süß s; nice schön Wl!; modern modern vhl; long lang r; interesting interessant ry; boring langweilig ry
 dark dunkel/dunkl l
 """
 # Hand verbs: English base | -ing form (- = stative, simple present) | ich du er wir ihr sie | du-imperative
@@ -138,14 +143,17 @@ PRONOUNS = [("I", "ich", 0), ("you", "du", 1), ("he", "er", 2), ("she", "sie", 2
             ("they", "sie", 5)]
 TIMES = [("today", "heute"), ("now", "jetzt"), ("tomorrow", "morgen"), ("tonight", "heute Abend")]
 NUMBERS = [("two", "zwei"), ("three", "drei"), ("four", "vier"), ("five", "fünf")]
-# Ding words never used: function-like nouns ("a lot", "kind of") and intransitives that are odd alone.
-_BLOCK_EN = set("""kind lot sort bit couple deal way course matter sake lack rest most part half number
-plenty thing one end side front back top bottom piece case point fact lack means rate sense spite term
-times use kinds lots sorts matters rain snow happen seem belong depend consist occur result exist appear
-apply refer amount account need year day week night evening weekend afternoon morning moment winter summer
-month hour minute second century decade male fine thousand hundred million try own whole little worth particular
-following actual certain alike acquired fond missing sure proper recent definite cool severe legal written great
-much financial economic alternative earlier person form hope drop litter lead word debt middle""".split())
+# Ding words never used. Nouns: function-like ("a lot", "kind of"), units of time ("Where is the week?"),
+# or a wrong sense for the German that co-occurs (situation → Lage, form → Form, debt → Schuld). Adjectives:
+# attributive only or idiomatic after "is" ("own", "sure", "cool", "great"). Verbs: odd alone ("hope").
+_BLOCK_EN = set("""kind kinds lot lots sort sorts bit couple deal way course matter matters sake lack rest most
+part half number plenty thing one end side front back top bottom piece case point fact means rate sense spite
+term times use amount account male fine thousand hundred million try person form word debt middle situation
+year day week night evening weekend afternoon morning moment winter summer month hour minute second century decade
+own whole little worth particular following actual certain alike acquired fond missing sure proper recent definite
+cool severe legal written great much financial economic alternative earlier
+rain snow happen seem belong depend consist occur result exist appear apply refer need hope drop litter lead
+swap""".split())
 
 
 # Ding nouns seen "on the X" that still make no sense in "Where is the X?".
@@ -244,7 +252,8 @@ def _de_plural_ok(sg: str, pl: str) -> bool:
 _BE_WORDS = set("is are was were be been am s re seems seemed looks became become becomes get gets got".split())
 _DEGREE = set("very so too quite really not".split())
 # Prepositions that place a physical thing: "in", "at", "from" also take "the world", "the plan".
-_PREPS, _DETS = set("on onto under behind near beside inside".split()), set("the a an my your his her our their".split())
+_PREPS = set("on onto under behind near beside inside".split())
+_DETS = set("the a an my your his her our their".split())
 _THRESHOLDS = {"n": (3, 0.15), "a": (3, 0.15), "v": (2, 0.1)}  # min co-occurring sentences, share of uses
 
 
@@ -343,6 +352,7 @@ _EN_DET = {"def": "the", "mein": "my", "dein": "your", "kein": "no"}
 _FUSE = {("in", "dem"): "im", ("in", "das"): "ins", ("an", "dem"): "am", ("an", "das"): "ans",
          ("zu", "dem"): "zum", ("zu", "der"): "zur"}
 _BE, _SEIN = ("am", "are", "is", "are", "are", "are"), "bin bist ist sind seid sind".split()
+_WISSEN = "weiß weißt weiß wissen wisst wissen".split()
 
 
 def a_an(word: str) -> str:
@@ -384,19 +394,23 @@ def en_vp(subj: str, p: int, verb: str, ing: str | None, neg: bool = False, q: b
     """English subject + verb group; ``ing`` is the progressive (or, with verb "", what follows "be")."""
     if ing is not None:
         return f"{_BE[p]} {subj} {ing}" if q else f"{subj} {_BE[p]}{' not' if neg else ''} {ing}"
-    if aux:  # can / would like to: invert and negate the first word itself
+    if aux:  # can / would like to: the first word inverts and takes the negation itself
         a, _, rest = verb.partition(" ")
-        return (f"{a} {subj} {rest}" if q else f"{subj} {'cannot' if a == 'can' else a + ' not'} {rest}"
-                if neg else f"{subj} {verb}").strip()
+        if q:
+            return f"{a} {subj} {rest}".strip()
+        return f"{subj} {'cannot' if a == 'can' else a + ' not'} {rest}".strip() if neg else f"{subj} {verb}"
     do = "does" if p == 2 else "do"
     if q or neg:
         return f"{do} {subj} {verb}" if q else f"{subj} {do} not {verb}"
     if p != 2:
         return f"{subj} {verb}"
     w, _, rest = verb.partition(" ")
-    w = {"have": "has", "do": "does", "go": "goes"}.get(w) or (
-        w + "es" if w.endswith(("s", "sh", "ch", "x", "o")) else w[:-1] + "ies" if w[-1] == "y" and w[-2] not in "aeiou"
-        else w + "s")
+    if w in ("have", "do", "go"):
+        w = {"have": "has", "do": "does", "go": "goes"}[w]
+    elif w.endswith(("s", "sh", "ch", "x", "o")):
+        w += "es"
+    else:
+        w = w[:-1] + "ies" if w[-1] == "y" and w[-2] not in "aeiou" else w + "s"
     return f"{subj} {w} {rest}".strip()
 
 
@@ -406,8 +420,11 @@ def de_v2(subj: str, finite: str, rest: list[str], q: bool = False, front: str =
     return " ".join(w for w in words + rest if w)
 
 
+# Users type contractions; the negation ones go first so that "He is not" becomes "He isn't", not "He's not"
+# (both are fine, one is enough), and "I am not" still becomes "I'm not".
 _CONTRACTIONS = [(r"\bcannot\b", "can't"), (r"\b(is|are|do|does) not\b", r"\1n't"), (r"\bI am\b", "I'm"),
-                 (r"\b([Yy]ou|[Ww]e|[Tt]hey) are\b", r"\1're"), (r"\b([Hh]e|[Ss]he|[Ii]t|[Tt]hat) is\b", r"\1's")]
+                 (r"\b([Yy]ou|[Ww]e|[Tt]hey) are\b", r"\1're"),
+                 (r"\b([Hh]e|[Ss]he|[Ii]t|[Tt]hat) is\b", r"\1's")]
 
 
 def _contract(s: str) -> str:
@@ -427,12 +444,15 @@ class Lexicon:
     ding_verbs: list[tuple[str, str]]
     ding_sentences: set[str]  # normalised English and German of every Ding example sentence
 
-    def noun(self, r: random.Random, tags: str, ding: float = 0.0, count: bool = False, no: str = "") -> Noun | None:
-        """A hand noun with one of ``tags``, or with probability ``ding`` a Ding noun with one of them."""
+    def noun(self, r: random.Random, tags: str, ding: float = 0.0, count: bool = False,
+             no: str = "") -> Noun | None:
+        """A hand noun with one of ``tags`` and none of ``no`` (``count``: countable only), or with
+        probability ``ding`` a Ding noun with one of the tags."""
         ding_fit = [n for n in self.ding_nouns if set(n.tags) & set(tags)] if r.random() < ding else []
         if ding_fit:
             return r.choice(ding_fit)
-        fit = [n for n in self.nouns if set(n.tags) & set(tags) and not set(n.tags) & set(no) and (n.en_pl or not count)]
+        fit = [n for n in self.nouns
+               if set(n.tags) & set(tags) and not set(n.tags) & set(no) and (n.en_pl or not count)]
         return r.choice(fit) if fit else None
 
     def adj(self, r: random.Random, n: Noun, attr: bool = False) -> Adj | None:
@@ -456,6 +476,11 @@ def _the(r: random.Random, n: Noun, share: float = 0.0) -> str:
     return r.choice(("mein", "dein")) if own else "def"
 
 
+def _plural(r: random.Random, n: Noun, share: float) -> bool:
+    # Places and one-of-a-kind people stay singular: "the airports", "my mothers" are odd in a phrasebook.
+    return n.en_pl is not None and not set(n.tags) & set("lO") and r.random() < share
+
+
 def _subject(r: random.Random, L: Lexicon, tags: str = "", num: bool = False,
              q: bool = False, no: str = "") -> tuple[str, str, int]:
     """A pronoun, or (with tags) sometimes "the dog"/"my children"/"two dogs": (English, German, person).
@@ -463,7 +488,7 @@ def _subject(r: random.Random, L: Lexicon, tags: str = "", num: bool = False,
     if not tags or r.random() < 0.4:
         return r.choice(PRONOUNS[1:] if q else PRONOUNS)
     n = L.noun(r, tags, count=True, no=no)
-    k = r.random()
+    k = 1.0 if "O" in n.tags else r.random()  # "my mother", never "my mothers" or "two mothers"
     en, de = np(n, num=r.choice(NUMBERS)) if num and k < 0.2 else np(n, _the(r, n), pl=k < 0.5)
     return en, de, 5 if k < 0.5 else 2
 
@@ -481,10 +506,18 @@ def _time(r: random.Random, dynamic: bool = True) -> tuple[str, str]:
 
 
 def _where(r: random.Random, L: Lexicon) -> tuple[str, str]:
+    """"Where is the station?", or embedded with the verb last: "Weißt du, wo der Bahnhof ist?" """
     n = L.noun(r, "pkatvhlrb", ding=0.5)
-    pl = n.en_pl is not None and "l" not in n.tags and r.random() < 0.3
+    pl = _plural(r, n, 0.3)
     en, de = np(n, _the(r, n, 0.3), pl=pl)
-    return f"Where {'are' if pl else 'is'} {en}?", f"Wo {'sind' if pl else 'ist'} {de}?"
+    (be, ist), k = (("are", "sind") if pl else ("is", "ist")), r.random()
+    if k < 0.5:
+        return f"Where {be} {en}?", f"Wo {ist} {de}?"
+    q, neg = k < 0.75, k > 0.9
+    s_en, s_de, p = _subject(r, L, q=q)
+    know = en_vp(s_en, p, "know", None, neg, q)
+    return (f"{know} where {en} {be}" + ".?"[q],
+            de_v2(s_de, _WISSEN[p], [neg and "nicht"], q) + f", wo {de} {ist}" + ".?"[q])
 
 
 def _this_is(r: random.Random, L: Lexicon, adj: bool) -> tuple[str, str] | None:
@@ -492,7 +525,7 @@ def _this_is(r: random.Random, L: Lexicon, adj: bool) -> tuple[str, str] | None:
     a = L.adj(r, n, attr=True) if adj else None
     if adj and not a:
         return None
-    pl = n.en_pl is not None and r.random() < 0.25
+    pl = _plural(r, n, 0.25)
     en, de = np(n, r.choice(("ein", "ein", _the(r, n))), adj=a, pl=pl)
     this = r.choice(("These are", "Those are") if pl else ("This is", "That is"))
     return f"{this} {en}.", f"Das {'sind' if pl else 'ist'} {de}."
@@ -504,7 +537,7 @@ def _noun_is(r: random.Random, L: Lexicon, form: str) -> tuple[str, str] | None:
     a = L.adj(r, n)
     if not a or (form in ("time", "front") and "!" not in a.tags):
         return None
-    pl = n.en_pl is not None and r.random() < 0.3
+    pl = _plural(r, n, 0.3)
     en, de = np(n, _the(r, n, 0.25), pl=pl)
     be, ist = ("are", "sind") if pl else ("is", "ist")
     t_en, t_de = _time(r, dynamic=False)
@@ -559,7 +592,8 @@ def _svo(r: random.Random, L: Lexicon, det: str = "ein", adj: bool = False, neg:
     poss = det in ("mein", "dein")
     v = r.choice([v for v in L.verbs.values() if v.obj and (v.imp or not imp) and not (neg and v.prep)
                   and not (modal and v.en in _NO_MODAL) and not (poss and v.en in ("have", "buy", "know"))
-                  and not (when and not modal and v.en not in _TIMED) and not (num and v.en in _NO_INDEF)])
+                  and not (when and not modal and v.en not in _TIMED) and not (num and v.en in _NO_INDEF)
+                  and not (det == "ein" and v.en == "know")])
     n = L.noun(r, v.obj, count=num)
     if n is None or poss and not set(n.tags) & set("katVr"):
         return None
@@ -567,8 +601,10 @@ def _svo(r: random.Random, L: Lexicon, det: str = "ein", adj: bool = False, neg:
     a = L.adj(r, n, attr=True) if adj else None
     if adj and not a:
         return None
-    # Places stay singular: "She is looking for the airports" is odd.
-    pl = n.en_pl is not None and (num or (det == "ein" and v.en in _NO_INDEF) or r.random() < 0.2) and "l" not in n.tags
+    # Places stay singular ("She is looking for the airports"), and people take no bare plural ("Please
+    # visit girls") unless liked in general ("I like children").
+    bare_ok = det != "ein" or "p" not in n.tags or (v.en in _NO_INDEF and "K" not in n.tags)
+    pl = _plural(r, n, 1.0 if num or (det == "ein" and v.en in _NO_INDEF) else 0.2 if bare_ok else 0.0)
     en_o, de_o = np(n, det, "acc", a, pl, r.choice(NUMBERS) if num else None)
     en_neg = neg
     if neg and det == "ein":  # "I do not need a key" is "Ich brauche keinen Schlüssel"
@@ -576,17 +612,22 @@ def _svo(r: random.Random, L: Lexicon, det: str = "ein", adj: bool = False, neg:
         if v.en == "have" and not modal and r.random() < 0.5:
             en_o, en_neg = np(n, "kein", "acc", a, pl)[0], False
     de_o = f"{v.prep} {de_o}".strip()
-    if imp:
+    if imp:  # du-imperative, so "your" is "dein" here as everywhere
+        if neg:
+            dont = r.choice(("Do not", "Don't"))
+            return f"{dont} {v.en} {en_o}.", f"{v.imp} {de_o} nicht."
         please = r.random() < 0.5
         return (f"{'Please ' if please else ''}{v.en} {en_o}{'' if please else ', please'}.",
                 f"{'Bitte ' if please else ''}{v.imp} {'' if please else 'bitte '}{de_o}.")
-    s_en, s_de, p = _subject(r, L, ("pa" if v.en in ("drink", "eat", "see") else "p") if noun_subj else "", q=q)
+    s_en, s_de, p = _subject(r, L, ("pa" if v.en in ("drink", "eat") else "p") if noun_subj else "", q=q)
     if n.en in s_en.split() or (n.en_pl or "") in s_en.split():
         return None
     t = _time(r) if when else None
     obj = ([de_o, "nicht"] if det != "ein" else [de_o]) if neg else [de_o]
     if modal:
         m_en, aux, forms = _modal(r, s_en, q, en_neg)
+        if v.en == "have" and not m_en.startswith("would"):  # "I would like to have a dog", not "can have"
+            return None
         en = en_vp(s_en, p, f"{m_en} {v.en}", None, en_neg, q, aux)
         finite, obj = forms.split()[p], obj + [v.inf]
     else:
@@ -642,7 +683,7 @@ def _in_place(r: random.Random, L: Lexicon, form: str) -> tuple[str, str] | None
     n = L.noun(r, "t" if "B" in place.tags else "tap", no="Z")
     if n is place:
         return None
-    pl = n.en_pl is not None and r.random() < 0.25
+    pl = _plural(r, n, 0.25)
     en, de = np(n, _the(r, n, 0.25), pl=pl)
     where = r.choice([("here", "hier"), ("there", "dort")]) if r.random() < 0.2 else pp(place)
     be, ist = ("are", "sind") if pl else ("is", "ist")
@@ -704,9 +745,14 @@ TEMPLATES = {
     "modal": ("I want to sleep. → Ich will schlafen.", _t(_modal_intrans, False, False)),
     "modal_not": ("I cannot come today. → Ich kann heute nicht kommen.", _t(_modal_intrans, True, False)),
     "modal_q": ("Can you come tomorrow? → Kannst du morgen kommen?", _t(_modal_intrans, False, True)),
-    "modal_obj": ("I want to buy a new car. → Ich will ein neues Auto kaufen.", _t(_svo, "ein", adj=True, modal=True)),
-    "modal_not_obj": ("I do not want to buy a car. → Ich will kein Auto kaufen.", _t(_svo, "ein", neg=True, modal=True)),
+    "modal_obj": ("I want to buy a new car. → Ich will ein neues Auto kaufen.",
+                  _t(_svo, "ein", adj=True, modal=True)),
+    "modal_not_obj": ("I do not want to buy a car. → Ich will kein Auto kaufen.",
+                      _t(_svo, "ein", neg=True, modal=True)),
     "imperative": ("Please open the window. → Bitte öffne das Fenster.", _t(_svo, "def", imp=True)),
+    "imperative_a": ("Please buy bread. → Bitte kauf Brot.", _t(_svo, "ein", imp=True)),
+    "imperative_your": ("Take your umbrella, please. → Nimm bitte deinen Regenschirm.", _t(_svo, "dein", imp=True)),
+    "imperative_not": ("Don't open the window. → Öffne das Fenster nicht.", _t(_svo, "def", imp=True, neg=True)),
 }
 _TRIES = 40  # misses in a row (duplicates, excluded, no fitting adjective) before a template counts as used up
 
@@ -716,6 +762,7 @@ def _cap(s: str) -> str:
 
 
 def _generate(n: int, seed: int, ding_path, exclude) -> list[tuple[str, str, str]]:
+    """(template name, English, German) rows; see ``generate``."""
     if n < 0:
         raise UserError("need n >= 0")
     L = load_lexicon(str(ding_path) if ding_path else None)
@@ -732,9 +779,10 @@ def _generate(n: int, seed: int, ding_path, exclude) -> list[tuple[str, str, str
                     continue
                 en, de = _cap(pair[0]), _cap(pair[1])
                 en = _contract(en) if r.random() < 0.3 else en
+                key = _norm(en)
                 # One German sentence per English one: two targets for the same source only blur training.
-                if _norm(en) not in seen and _norm(en) not in banned and _norm(de) not in banned:
-                    seen.add(_norm(en))
+                if key not in seen and key not in banned and _norm(de) not in banned:
+                    seen.add(key)
                     out.append((name, en, de))
                     break
             else:
@@ -782,6 +830,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    """Handler of ``data augment``: 0 on success, 1 (with a message) on bad input."""
     exclude: set[str] = set()
     for folder in args.exclude_from:
         for name in ("valid.en", "test.en", "valid.de", "test.de"):

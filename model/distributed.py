@@ -134,7 +134,7 @@ def decode_record(line: str, extra: dict | None = None) -> TrainProgress | None:
         return None
     probe = d.pop("probe", None)
     if probe:
-        path, attention = probe.pop("attention"), None
+        path, attention = probe.pop("attention", None), None
         try:
             if path:
                 with np.load(path) as z:

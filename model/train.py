@@ -378,6 +378,7 @@ def run_training(cfg: TrainConfig, control: TrainControl | None = None,
         cfg = saved.replace(**{k: getattr(cfg, k) for k in keep}, out_dir=cfg.out_dir or saved.out_dir)
         tokenizer = Tokenizer.load(folder / ckpt.SPM)
         resume = folder
+    resolve_device(cfg.device)  # a bad --device fails at once, not after the data is prepared
     train_pairs, valid_pairs, report = load_corpora(cfg)
     rank, world = rank_world()
     data = None

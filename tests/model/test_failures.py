@@ -15,13 +15,13 @@ from model.checkpoint import load_model
 from model.config import TrainConfig, preset
 from model.distributed import run_distributed
 from model.errors import CorpusError, UserError
-from model.train import TrainControl, run_training
+from model.train import run_training
 
 
 def tiny_cfg(out: Path, **kw) -> TrainConfig:
-    settings = dict(model=preset("tiny"), task="reverse", task_size=400, warmup_steps=50, lr_scale=0.5,
-                    batch_tokens=512, valid_every=0, checkpoint_every=0, n_valid=20, report_every=5,
-                    max_steps=20, threads=1)
+    settings = {"model": preset("tiny"), "task": "reverse", "task_size": 400, "warmup_steps": 50, "lr_scale": 0.5,
+                "batch_tokens": 512, "valid_every": 0, "checkpoint_every": 0, "n_valid": 20, "report_every": 5,
+                "max_steps": 20, "threads": 1}
     settings.update(kw)
     return TrainConfig(out_dir=str(out), **settings)
 

@@ -1,0 +1,145 @@
+"""``python -m benchmarks [--quick] [--json OUT]``: run every benchmark, print one table, write JSON.
+
+Sections, in this order (see each module's docstring for the method):
+
+* ``machine``  processor, cores, torch, threads, date, load; the measured fp32 matmul peak
+* ``latency``  translation latency: greedy / beam 4 × capture × cache × 5, 20, 50-piece sentences
+* ``gui``      translate → painted, head and layer switches, the layers × heads grid, cold start
+* ``stall``    the GUI event loop's longest stall while a tiny run trains on another thread
+* ``train``    training tokens/s against ``torch.nn.Transformer`` (small and base), MFU of base
+
+``--quick`` is a smoke test (tiny shapes, few repeats, about a minute); its numbers are not results.
+Progress goes to stderr, the table to stdout.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import sys
+import time
+from pathlib import Path
+
+SECTIONS = ("latency", "gui", "stall", "train")
+# (key, label, unit, target as (comparison, bound) or None)
+ROWS = (
+    ("train_ratio_small", "Training speed vs nn.Transformer, small", "×", (">=", 1.1)),
+    ("train_ratio_base", "Training speed vs nn.Transformer, base", "×", (">=", 1.1)),
+    ("mfu_base", "Model FLOPs utilisation, base (of measured sgemm peak)", "", None),
+    ("greedy20_ms_p50", "Translate 20 pieces, greedy + capture (p50)", "ms", ("<=", 50)),
+    ("beam20_ms_p50", "Translate 20 pieces, beam 4 + capture (p50)", "ms", ("<=", 150)),
+    ("cache_speedup_greedy50", "KV cache speed-up, greedy, 50 pieces", "×", (">", 1.0)),
+    ("cache_speedup_beam50", "KV cache speed-up, beam 4, 50 pieces", "×", (">", 1.0)),
+    ("paint_ms_p50", "GUI: translate request → views painted (p50)", "ms", ("<=", 150)),
+    ("head_switch_ms_p50", "GUI: switch head (p50)", "ms", ("<=", 16)),
+    ("layer_switch_ms_p50", "GUI: switch layer (p50)", "ms", ("<=", 16)),
+    ("grid_ms_p50", "GUI: redraw the layers × heads grid (p50)", "ms", ("<=", 100)),
+    ("cold_start_s", "GUI: cold start to first painted window", "s", ("<=", 3)),
+    ("max_stall_ms", "GUI: longest event-loop stall while training", "ms", ("<=", 50)),
+)
+
+
+def log(message: str) -> None:
+    print(message, file=sys.stderr, flush=True)
+
+
+def met(value: float, target) -> str:
+    if target is None:
+        return ""
+    if not isinstance(value, (int, float)) or not math.isfinite(value):
+        return "n/a"
+    op, bound = target
+    ok = {">=": value >= bound, "<=": value <= bound, ">": value > bound}[op]
+    return "met" if ok else "MISSED"
+
+
+def fmt(value, unit: str) -> str:
+    if not isinstance(value, (int, float)):
+        return "—"
+    if unit == "":
+        return f"{100 * value:.1f} %"
+    if unit == "×":
+        return f"{value:.2f}×"
+    return f"{value:.3g} {unit}" if unit == "s" else f"{value:.1f} {unit}"
+
+
+def table(results: dict) -> str:
+    """A plain-text (Markdown) table of the headline figures with their targets."""
+    lines = ["| Figure | Value | Target | |", "| --- | ---: | --- | --- |"]
+    for key, label, unit, target in ROWS:
+        if key not in results:
+            continue
+        value = results[key]
+        goal = f"{target[0]} {target[1]:g}{unit if unit != '×' else '×'}" if target else ""
+        lines.append(f"| {label} | {fmt(value, unit)} | {goal.replace('>=', '≥').replace('<=', '≤')} | "
+                     f"{met(value, target)} |")
+    return "\n".join(lines)
+
+
+def parse_args(argv: list[str] | None) -> argparse.Namespace:
+    p = argparse.ArgumentParser(prog="python -m benchmarks", description=__doc__.split("\n\n")[0])
+    p.add_argument("--quick", action="store_true", help="smoke test: tiny shapes, few repeats (~1 min)")
+    p.add_argument("--json", metavar="OUT", help="write every figure and the machine facts to this file")
+    p.add_argument("--only", metavar="LIST", default=",".join(SECTIONS),
+                   help=f"comma-separated sections to run (default: all of {','.join(SECTIONS)})")
+    return p.parse_args(argv)
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_args(argv)
+    only = [s.strip() for s in args.only.split(",") if s.strip()]
+    unknown = set(only) - set(SECTIONS)
+    if unknown:
+        log(f"unknown section(s): {', '.join(sorted(unknown))}; choose from {', '.join(SECTIONS)}")
+        return 2
+    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    started = time.perf_counter()
+
+    from benchmarks import machine
+    from benchmarks.latency import resolve_model, temporary_workdir
+
+    results: dict = {"quick": args.quick, "machine": machine.machine_facts()}
+    log(f"machine: {results['machine']['cpu']}, {results['machine']['cores']} cores, "
+        f"torch {results['machine']['torch']} with {results['machine']['threads']} threads")
+    peak = machine.matmul_peak(512 if args.quick else 2048, 3 if args.quick else 7)
+    results["machine"]["sgemm"] = peak
+    log(f"  fp32 sgemm {peak['n']}³: {peak['gflops_p50']:.1f} GFLOP/s (p50)")
+    with temporary_workdir() as tmp:
+        bench = resolve_model(Path(tmp), args.quick)
+        results["model"] = bench.describe()
+        log(f"model: {bench.source} ({bench.origin})")
+        if "latency" in only:
+            from benchmarks import latency
+            results.update(latency.run(bench, args.quick, log))
+        if "gui" in only or "stall" in only:
+            from PySide6.QtWidgets import QApplication
+            app = QApplication.instance() or QApplication([sys.argv[0]])
+            app.setApplicationName("Attention Explorer benchmarks")
+            os.environ["ATTENTION_EXPLORER_SETTINGS"] = str(Path(tmp) / "settings.ini")
+        if "gui" in only:
+            from benchmarks import gui_latency
+            from benchmarks.latency import pick_sentences
+            sentence = pick_sentences(bench.loaded.tokenizer)[20]
+            results.update(gui_latency.run(bench.folder, sentence, args.quick, log))
+        if "stall" in only:
+            from benchmarks import stall
+            results.update(stall.run(args.quick, log))
+        if "train" in only:
+            from benchmarks import train_throughput
+            from benchmarks.latency import corpus_folder
+            results.update(train_throughput.run(bench.loaded.tokenizer, corpus_folder(), args.quick, log))
+    results["seconds"] = round(time.perf_counter() - started, 1)
+    print(table(results))
+    print(f"\n{results['machine']['cpu']}, {results['machine']['cores']} cores, torch {results['machine']['torch']}, "
+          f"{results['machine']['threads']} threads, {results['machine']['date']}; model: {bench.source}; "
+          f"{results['seconds']:.0f} s" + (" (--quick: a smoke test, not results)" if args.quick else ""))
+    if args.json:
+        Path(args.json).write_text(json.dumps(results, indent=2, allow_nan=True) + "\n", encoding="utf-8")
+        log(f"wrote {args.json}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
