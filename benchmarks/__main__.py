@@ -106,13 +106,23 @@ def main(argv: list[str] | None = None) -> int:
     peak = machine.matmul_peak(512 if args.quick else 2048, 3 if args.quick else 7)
     results["machine"]["sgemm"] = peak
     log(f"  fp32 sgemm {peak['n']}³: {peak['gflops_p50']:.1f} GFLOP/s (p50)")
+    sections: dict[str, float] = {}
+    results["section_seconds"] = sections
+
+    def timed(name: str, run) -> None:
+        t0 = time.perf_counter()
+        results.update(run())
+        sections[name] = round(time.perf_counter() - t0, 1)
+
     with temporary_workdir() as tmp:
+        t0 = time.perf_counter()
         bench = resolve_model(Path(tmp), args.quick)
+        sections["model"] = round(time.perf_counter() - t0, 1)
         results["model"] = bench.describe()
         log(f"model: {bench.source} ({bench.origin})")
         if "latency" in only:
             from benchmarks import latency
-            results.update(latency.run(bench, args.quick, log))
+            timed("latency", lambda: latency.run(bench, args.quick, log))
         if "gui" in only or "stall" in only:
             from PySide6.QtWidgets import QApplication
             app = QApplication.instance() or QApplication([sys.argv[0]])
@@ -122,14 +132,14 @@ def main(argv: list[str] | None = None) -> int:
             from benchmarks import gui_latency
             from benchmarks.latency import pick_sentences
             sentence = pick_sentences(bench.loaded.tokenizer)[20]
-            results.update(gui_latency.run(bench.folder, sentence, args.quick, log))
+            timed("gui", lambda: gui_latency.run(bench.folder, sentence, args.quick, log))
         if "stall" in only:
             from benchmarks import stall
-            results.update(stall.run(args.quick, log))
+            timed("stall", lambda: stall.run(args.quick, log))
         if "train" in only:
             from benchmarks import train_throughput
             from benchmarks.latency import corpus_folder
-            results.update(train_throughput.run(bench.loaded.tokenizer, corpus_folder(), args.quick, log))
+            timed("train", lambda: train_throughput.run(bench.loaded.tokenizer, corpus_folder(), args.quick, log))
     results["seconds"] = round(time.perf_counter() - started, 1)
     print(table(results))
     print(f"\n{results['machine']['cpu']}, {results['machine']['cores']} cores, torch {results['machine']['torch']}, "

@@ -64,15 +64,15 @@ def spin(seconds: float, until=None) -> None:
     check.stop()
 
 
-def train_config(out_dir: str, threads: int | None):
+def train_config(out_dir: str, threads: int | None, task_size: int = 20_000):
     from model.config import TrainConfig, preset
-    return TrainConfig(out_dir=out_dir, model=preset("tiny"), task="reverse", task_size=20_000, n_valid=200,
+    return TrainConfig(out_dir=out_dir, model=preset("tiny"), task="reverse", task_size=task_size, n_valid=200,
                        warmup_steps=150, lr_scale=1.0, batch_tokens=1536, max_steps=1_000_000,
                        valid_every=200, checkpoint_every=200, probe_every=25, probe_sentence="3 1 4 1 5 9 2 6",
                        report_every=10, threads=threads)
 
 
-def measure(threads: int | None, seconds: float, phase_s: float, log=print) -> dict:
+def measure(threads: int | None, seconds: float, phase_s: float, task_size: int, log=print) -> dict:
     """One training run: preparation, then alternating idle / train phases for ``seconds``."""
     from model.train import TrainControl, run_training
     control, events, failure = TrainControl(), [], []
@@ -80,7 +80,7 @@ def measure(threads: int | None, seconds: float, phase_s: float, log=print) -> d
     with tempfile.TemporaryDirectory(prefix="attention-explorer-stall-") as tmp:
         def train() -> None:
             try:
-                for rec in run_training(train_config(tmp, threads), control):
+                for rec in run_training(train_config(tmp, threads, task_size), control):
                     events.append(rec.event)
             except Exception as exc:  # noqa: BLE001 - reported, and the measurement stops
                 failure.append(f"{type(exc).__name__}: {exc}")
@@ -124,7 +124,7 @@ def run(quick: bool = False, log=print) -> dict:
     runs = []
     try:
         for threads in variants:
-            runs.append(measure(threads, seconds, phase_s, log))
+            runs.append(measure(threads, seconds, phase_s, 2_000 if quick else 20_000, log))
     finally:
         torch.set_num_threads(default_threads)  # the run set it for the whole process
     main = runs[0]

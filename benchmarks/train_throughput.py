@@ -195,15 +195,15 @@ def run(tok: Tokenizer | None, corpus: Path | None, quick: bool = False, log=pri
     src_len, tgt_len, origin = pair_lengths(tok, corpus, 4_000 if quick else 20_000)
     out = {"train": {"lengths_from": origin, "threads": torch.get_num_threads(), "dtype": "float32"}}
     plans = {  # preset: (batch tokens, rounds); quick shrinks the models too, it is only a smoke test
-        "small": (512, 2) if quick else (4096, 7),
-        "base": (512, 2) if quick else (2048, 5),
+        "small": (256, 2) if quick else (4096, 7),
+        "base": (256, 2) if quick else (2048, 5),
     }
     for name, (batch_tokens, rounds) in plans.items():
         cfg = preset(name, n_layers=1, vocab_size=2000) if quick else preset(name)
         batches = make_step_batches(cfg, src_len, tgt_len, batch_tokens, rounds)
         log(f"  train {name}: {len(batches)} batches of ≤ {batch_tokens} tokens, {rounds} rounds")
         t0 = time.perf_counter()
-        res = compare(cfg, batches, rounds, gemm_n=(512 if quick else 2048) if name == "base" else 0, log=log)
+        res = compare(cfg, batches, rounds, gemm_n=(256 if quick else 2048) if name == "base" else 0, log=log)
         res.update(batch_tokens=batch_tokens, rounds=rounds, seconds=round(time.perf_counter() - t0, 1),
                    config=cfg.to_dict())
         out["train"][name] = res

@@ -22,14 +22,20 @@ MAX_SOURCE_PIECES = 400
 MAX_SOURCE_CHARS = 5000
 
 
-def _step_logprobs(model: Transformer, memory: Tensor, src: Tensor, seqs: Tensor,
-                   state: DecoderState | None) -> Tensor:
-    """Log-probabilities of the next piece for each row of seqs (B, t) → (B, V)."""
+def _step_logits(model: Transformer, memory: Tensor, src: Tensor, seqs: Tensor,
+                 state: DecoderState | None) -> Tensor:
+    """Logits of the next piece for each row of seqs (B, t) → (B, V)."""
     if state is not None:
         hidden, _, _ = model.decode(seqs[:, -1:], memory, src, state=state)
     else:  # no cache: recompute every position, as a naive implementation would
         hidden, _, _ = model.decode(seqs, memory, src)
-    return model.generator(hidden[:, -1]).float().log_softmax(-1)
+    return model.generator(hidden[:, -1])
+
+
+def _step_logprobs(model: Transformer, memory: Tensor, src: Tensor, seqs: Tensor,
+                   state: DecoderState | None) -> Tensor:
+    """Log-probabilities of the next piece for each row of seqs (B, t) → (B, V)."""
+    return _step_logits(model, memory, src, seqs, state).float().log_softmax(-1)
 
 
 @torch.no_grad()
@@ -39,9 +45,9 @@ def greedy(model: Transformer, src: Tensor, max_len: int, use_cache: bool = True
     b = src.size(0)
     seqs = torch.full((b, 1), BOS_ID, dtype=torch.long, device=src.device)
     done = torch.zeros(b, dtype=torch.bool, device=src.device)
-    state = DecoderState(model, memory) if use_cache else None
+    state = DecoderState(model, memory, src) if use_cache else None
     for _ in range(max_len):
-        nxt = _step_logprobs(model, memory, src, seqs, state).argmax(-1)
+        nxt = _step_logits(model, memory, src, seqs, state).argmax(-1)  # argmax needs no softmax
         nxt = nxt.masked_fill(done, model.cfg.pad_id)
         seqs = torch.cat([seqs, nxt[:, None]], dim=1)
         done |= nxt == EOS_ID
@@ -72,7 +78,7 @@ def beam_search(model: Transformer, src: Tensor, beam_size: int, max_len: int, a
     memory, _ = model.encode(src)
     k = beam_size
     memory, src_k = memory.expand(k, -1, -1).contiguous(), src.expand(k, -1).contiguous()
-    state = DecoderState(model, memory) if use_cache else None
+    state = DecoderState(model, memory, src_k) if use_cache else None
     seqs = torch.full((k, 1), BOS_ID, dtype=torch.long, device=src.device)
     scores = torch.zeros(k, device=src.device)
     scores[1:] = float("-inf")  # all beams start identical: expand only the first
@@ -117,10 +123,13 @@ def capture(model: Transformer, src: Tensor, generated: list[int],
             head_masks: dict[str, Tensor] | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Teacher-forced pass over <s> + generated[:-1]; returns (L,H,S,S), (L,H,T,T), (L,H,T,S) float32."""
     tgt = torch.tensor([[BOS_ID] + generated[:-1]], dtype=torch.long, device=src.device)
-    _, cap = model(src, tgt, need_weights=True, head_masks=head_masks)
+    hm = head_masks or {}
+    memory, enc = model.encode(src, need_weights=True, head_mask=hm.get("encoder"))
+    _, dec, cross = model.decode(tgt, memory, src, need_weights=True, head_masks=hm)  # no output layer
+
     def stack(ws):
         return torch.stack([w[0] for w in ws]).float().cpu().numpy()
-    return stack(cap.encoder_self), stack(cap.decoder_self), stack(cap.cross)
+    return stack(enc), stack(dec), stack(cross)
 
 
 def encode_source(loaded: LoadedModel, text: str) -> list[int]:

@@ -295,21 +295,32 @@ def _lines(texts: Iterable[str]) -> bytes:
 
 def build_ding_corpus(out_dir: Path, path: Path = DING_PATH, n_valid: int = 1000, n_test: int = 1000,
                       seed: int = 1, sentence_repeat: int = 1, max_phrases: int | None = None,
-                      reverse: bool = False) -> DingSplit:
+                      reverse: bool = False, augment: int = 0) -> DingSplit:
     """Read, split, write ``{train,valid,test}.{en,de}`` and ``stats.json``; return (source, target) pairs.
 
     With ``reverse`` the direction is German→English: the returned tuples are (de, en) and stats say so,
     but the files are named by language, and thanks to the two-sided hold-out they are the same as forward.
+    ``augment`` adds that many synthetic pairs (``model.augment``) to train only; valid/test do not change.
     """
     path, out_dir = Path(path), Path(out_dir)
     pairs, malformed = read_ding(path)
     split = split_ding(pairs, n_valid, n_test, seed, sentence_repeat, max_phrases)
+    extra: list[tuple[str, str]] = []
+    if augment:
+        from model.augment import generate  # noqa: PLC0415 (loaded only when asked for)
+        # Both sides of every held-out pair are excluded, so the hold-out stays clean in either direction.
+        held = {_norm(s) for rows in (split.valid, split.test) for pair in rows for s in pair}
+        extra = generate(augment, seed=seed, ding_path=path, exclude=held)
+        train = split.train + extra
+        random.Random(seed).shuffle(train)
+        split = DingSplit(train, split.valid, split.test,
+                          dict(split.stats, train=dict(split.stats["train"], lines=len(train))))
     out_dir.mkdir(parents=True, exist_ok=True)
     for name in ("train", "valid", "test"):
         rows = getattr(split, name)
         _write_atomic(out_dir / f"{name}.en", _lines(en for en, _ in rows))
         _write_atomic(out_dir / f"{name}.de", _lines(de for _, de in rows))
-    stats = dict(split.stats, malformed_lines=malformed, ding_file=str(path),
+    stats = dict(split.stats, augment=len(extra), malformed_lines=malformed, ding_file=str(path),
                  ding_sha256=hashlib.sha256(path.read_bytes()).hexdigest(),
                  license="Ding data: GPL-2.0-or-later")
     if reverse:
@@ -334,7 +345,7 @@ def add_cli(subparsers) -> None:
     """Register ``data ding --out DIR …`` on an argparse sub-parser collection."""
     data = subparsers.add_parser("data", help="prepare a training corpus")
     data.set_defaults(func=lambda args: (data.print_help(), 2)[1])
-    sources = data.add_subparsers(dest="data_source", metavar="SOURCE")
+    sources = data.add_subparsers(dest="data_source", metavar="SOURCE", parser_class=_LazyParser)
     ding = sources.add_parser("ding", help="English–German pairs from the Ding dictionary (trans-de-en)")
     ding.add_argument("--out", type=Path, required=True, help="folder for train/valid/test.{en,de}")
     ding.add_argument("--ding", type=Path, default=DING_PATH, help=f"Ding file (default {DING_PATH})")
@@ -344,13 +355,38 @@ def add_cli(subparsers) -> None:
     ding.add_argument("--sentence-repeat", type=int, default=1, help="copies of each train sentence")
     ding.add_argument("--max-phrases", type=_count, default=None, help="subsample word/term pairs")
     ding.add_argument("--reverse", action="store_true", help="German→English instead of English→German")
+    ding.add_argument("--augment", type=_count, default=0, metavar="N",
+                      help="add N synthetic everyday pairs (model.augment) to train")
     ding.set_defaults(func=_run_ding)
+    sources.add_parser("augment", help="synthetic everyday English–German pairs from a grammar and lexicon",
+                       setup=_augment_options)
+
+
+class _LazyParser(argparse.ArgumentParser):
+    """A sub-parser whose options are added when it first parses (``--help`` included), so that ``data ding``
+    and every other command do not import ``model.augment`` just to build the command line."""
+
+    def __init__(self, *args, setup=None, **kwargs):
+        super().__init__(*args, **kwargs)
+        self._setup = setup
+
+    def parse_known_args(self, args=None, namespace=None):
+        setup, self._setup = self._setup, None
+        if setup:
+            setup(self)
+        return super().parse_known_args(args, namespace)
+
+
+def _augment_options(parser: argparse.ArgumentParser) -> None:
+    from model.augment import add_arguments, run  # noqa: PLC0415 (lazy, see _LazyParser)
+    add_arguments(parser)
+    parser.set_defaults(func=run)
 
 
 def _run_ding(args: argparse.Namespace) -> int:
     try:
         split = build_ding_corpus(args.out, args.ding, args.valid, args.test, args.seed,
-                                  args.sentence_repeat, args.max_phrases, args.reverse)
+                                  args.sentence_repeat, args.max_phrases, args.reverse, args.augment)
     except UserError as e:
         print(f"error: {e}", file=sys.stderr)
         return 1
@@ -358,5 +394,5 @@ def _run_ding(args: argparse.Namespace) -> int:
     print(f"Ding {s['source']}→{s['target']}: {s['pairs'][SENTENCE]} sentence and {s['pairs'][PHRASE]} "
           f"phrase pairs, {s['malformed_lines']} malformed lines")
     print(f"wrote {s['train']['lines']} train ({s['train'][SENTENCE]} sentences x{s['sentence_repeat']}, "
-          f"{s['train'][PHRASE]} phrases), {s['valid']} valid, {s['test']} test lines to {args.out}")
+          f"{s['train'][PHRASE]} phrases, {s['augment']} synthetic), {s['valid']} valid, {s['test']} test → {args.out}")
     return 0

@@ -57,21 +57,45 @@ class Packing:
 
 
 class KVCache:
-    """Keys and values of one attention sub-layer, grown step by step during decoding."""
+    """Keys and values of one self-attention sub-layer, grown step by step during decoding (no grad).
+
+    They live in buffers with room to spare, doubled when full, so a step writes its new keys in place
+    instead of copying the whole cache (``torch.cat``) at every step.
+    """
 
     def __init__(self) -> None:
-        self.k: Tensor | None = None  # (B, H, t, d_k)
-        self.v: Tensor | None = None
+        self._k: Tensor | None = None  # (B, H, capacity, d_k)
+        self._v: Tensor | None = None
+        self.length = 0
+
+    @property
+    def k(self) -> Tensor | None:
+        return None if self._k is None else self._k[:, :, : self.length]
+
+    @property
+    def v(self) -> Tensor | None:
+        return None if self._v is None else self._v[:, :, : self.length]
 
     def append(self, k: Tensor, v: Tensor) -> tuple[Tensor, Tensor]:
-        self.k = k if self.k is None else torch.cat([self.k, k], dim=2)
-        self.v = v if self.v is None else torch.cat([self.v, v], dim=2)
+        """Add (B, H, t, d_k) keys and values; returns all of them so far, (B, H, length, d_k) views."""
+        end = self.length + k.size(2)
+        if self._k is None or end > self._k.size(2):
+            capacity = max(32, 2 * end)
+            grown_k = k.new_empty(k.size(0), k.size(1), capacity, k.size(3))
+            grown_v = v.new_empty(v.size(0), v.size(1), capacity, v.size(3))
+            if self.length:
+                grown_k[:, :, : self.length] = self.k
+                grown_v[:, :, : self.length] = self.v
+            self._k, self._v = grown_k, grown_v
+        self._k[:, :, self.length:end] = k
+        self._v[:, :, self.length:end] = v
+        self.length = end
         return self.k, self.v
 
     def reorder(self, index: Tensor) -> None:
         """Follow the beams that survived a beam-search step."""
-        if self.k is not None:
-            self.k, self.v = self.k.index_select(0, index), self.v.index_select(0, index)
+        if self._k is not None:
+            self._k, self._v = self._k.index_select(0, index), self._v.index_select(0, index)
 
 
 class MultiHeadAttention(nn.Module):
@@ -132,10 +156,13 @@ class MultiHeadAttention(nn.Module):
             q, k, v = (self._split(a) for a in qkv.chunk(3, dim=-1))
             if cache is not None:
                 k, v = cache.append(k, v)
+        elif static_kv is not None:  # decoding: K and V were projected once per sentence
+            q = self._split(F.linear(x, self.w_qkv.weight[:d], self.w_qkv.bias[:d]))
+            k, v = static_kv
         else:
             (w_q, b_q), w_kv = self._split_weights()
             q = self._split(F.linear(x, w_q, b_q))
-            k, v = static_kv if static_kv is not None else self._kv(memory, *w_kv, packing)
+            k, v = self._kv(memory, *w_kv, packing)
         b, _, t, _ = q.shape
         if is_causal and t == 1:
             is_causal = False  # one new query at the end of the cache may see every key so far

@@ -361,7 +361,9 @@ def run_training(cfg: TrainConfig, control: TrainControl | None = None,
                  resume: Path | None = None) -> Iterator[TrainProgress]:
     """Read the corpus named in cfg, prepare it (re-using the tokenizer when resuming), and train.
 
-    When resuming, cfg may change run limits (max steps/minutes, intervals) but not the model or data.
+    When resuming, cfg may change run limits (max steps/minutes, intervals) but not the model. If cfg
+    names a corpus, training continues on that corpus (with the checkpoint's tokenizer); otherwise on
+    the run's own.
     """
     from model.data import load_corpora
     tokenizer = None
@@ -375,6 +377,8 @@ def run_training(cfg: TrainConfig, control: TrainControl | None = None,
             raise UserError(f"{folder} holds no {TRAIN_CONFIG}; give the corpus to continue training on")
         keep = ("max_steps", "max_minutes", "valid_every", "checkpoint_every", "report_every", "probe_every",
                 "probe_sentence", "device", "threads", "keep_checkpoints", "valid_bleu_sentences", "amp")
+        if cfg.src or cfg.tsv or cfg.task:
+            keep += ("src", "tgt", "tsv", "task", "task_size", "valid_src", "valid_tgt")
         cfg = saved.replace(**{k: getattr(cfg, k) for k in keep}, out_dir=cfg.out_dir or saved.out_dir)
         tokenizer = Tokenizer.load(folder / ckpt.SPM)
         resume = folder

@@ -27,15 +27,23 @@ class Captured:
 class DecoderState:
     """What incremental decoding carries between steps: self-attention caches, cross K/V, position."""
 
-    def __init__(self, model: Transformer, memory: Tensor) -> None:
+    def __init__(self, model: Transformer, memory: Tensor, src: Tensor | None = None) -> None:
         self.self_caches = [KVCache() for _ in model.decoder]
         self.cross_kv = [layer.cross_attn.project_kv(memory) for layer in model.decoder]
         self.position = 0
+        # The source padding mask, made once per sentence rather than at every step; None when nothing
+        # is padded (a single sentence), which also spares attention from applying it.
+        self.src_mask, self.mask_known = None, src is not None
+        if src is not None:
+            mask = padding_mask(src, model.cfg.pad_id)
+            self.src_mask = None if bool(mask.all()) else mask
 
     def reorder(self, index: Tensor) -> None:
         for cache in self.self_caches:
             cache.reorder(index)
         self.cross_kv = [(k.index_select(0, index), v.index_select(0, index)) for k, v in self.cross_kv]
+        if self.src_mask is not None:
+            self.src_mask = self.src_mask.index_select(0, index)
 
 
 def padding_mask(tokens: Tensor, pad_id: int) -> Tensor:
@@ -93,7 +101,10 @@ class Transformer(nn.Module):
         With ``state`` only the new positions are fed (usually T = 1) and keys/values of earlier
         positions come from the cache.
         """
-        mask = padding_mask(src, self.cfg.pad_id)
+        if state is not None and state.mask_known:
+            mask = state.src_mask
+        else:
+            mask = padding_mask(src, self.cfg.pad_id)
         offset = state.position if state is not None else 0
         x = self.embed(tgt, offset)
         hm = head_masks or {}

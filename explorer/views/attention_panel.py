@@ -91,6 +91,7 @@ class AttentionPanel(QtWidgets.QWidget):
     def set_maps(self, maps: AttentionMaps | None) -> None:
         """Show a sentence's maps (None: the empty state). Keeps kind/layer/head where still valid."""
         self._maps = maps
+        self._grid_shows: tuple[int, str] | None = None  # (id of the maps, kind) the grid was given
         self.controls.setEnabled(maps is not None)
         self.controls.extras.setEnabled(maps is not None)
         if maps is None:
@@ -218,7 +219,9 @@ class AttentionPanel(QtWidgets.QWidget):
         row_title, col_title = AXIS_TITLES[kind]
         self.heatmap.set_matrix(matrix, rows, cols, masked=masked if masked.any() else None,
                                 title=title, row_title=row_title, col_title=col_title)
-        self.grid.set_maps(maps.of_kind(kind), masked if masked.any() else None, title=KIND_TITLES[kind])
+        if self._grid_shows != (id(maps), kind):  # the mosaic depends on the kind alone, not layer/head
+            self.grid.set_maps(maps.of_kind(kind), masked if masked.any() else None, title=KIND_TITLES[kind])
+            self._grid_shows = (id(maps), kind)
         self.grid.set_selected(layer, None if mean else head)
         self.lines.set_layer(maps.of_kind(kind)[layer], rows, cols, *LINE_TITLES[kind])
         self.lines.set_heads(range(maps.n_heads) if mean else {head})

@@ -49,6 +49,7 @@ class HeatmapView(QtWidgets.QWidget):
         self._hover_cell: tuple[int, int] | None = None
         self._cell_texts: list[pg.TextItem] = []
         self._titles = ("", "Query", "Key")
+        self._axis_labels: tuple | None = None  # what _apply_titles last gave the axes
 
         self.canvas = pg.GraphicsLayoutWidget()
         self._left = TokenAxis("left")
@@ -210,6 +211,10 @@ class HeatmapView(QtWidgets.QWidget):
         style = {"color": self._text_color.name(), "font-size": size}
         self.plot.setTitle(title, color=self._text_color.name(),
                            size=f"{BASE_POINT_SIZE * 1.3 * self._font_scale:.1f}pt")
+        labels = (row_title, col_title, tuple(style.items()))
+        if labels == self._axis_labels:
+            return  # setLabel drops the axes' cached pictures; a head switch keeps these titles
+        self._axis_labels = labels
         self._left.setLabel(row_title, **style)
         self._bottom.setLabel(col_title, **style)
         self.color_bar.axis.setLabel("attention weight", **style)

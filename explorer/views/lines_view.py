@@ -271,6 +271,9 @@ class LinesView(QtWidgets.QWidget):
     def _sync_swatches(self) -> None:
         for h, button in enumerate(self._swatches):
             on = h in self._visible
+            if button.property("styled_on") == on:
+                continue  # setStyleSheet re-polishes the button: costly, so only on a change
+            button.setProperty("styled_on", on)
             button.blockSignals(True)
             button.setChecked(on)
             button.blockSignals(False)

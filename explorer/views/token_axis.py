@@ -37,7 +37,10 @@ class TokenAxis(pg.AxisItem):
     # ----------------------------------------------------------------------------------- public API
     def set_labels(self, labels) -> None:
         """Label tick i with labels[i]."""
-        self._labels = [str(s) for s in labels]
+        labels = [str(s) for s in labels]
+        if labels == self._labels:
+            return  # keep the cached picture: a head or layer switch keeps the tokens
+        self._labels = labels
         self.setTicks([[(i, s) for i, s in enumerate(self._labels)]])  # keeps tickValues() honest
         self._update_overflow()
 

@@ -218,6 +218,45 @@ def test_cli_writes_corpus_and_reports_errors(sample, tmp_path, capsys):
     assert "apt-get install trans-de-en" in capsys.readouterr().err
 
 
+def test_augment_adds_to_train_only(sample, tmp_path):
+    base, aug, again = tmp_path / "base", tmp_path / "aug", tmp_path / "again"
+    plain = build_ding_corpus(base, sample, n_valid=2, n_test=2, seed=7)
+    split = build_ding_corpus(aug, sample, n_valid=2, n_test=2, seed=7, augment=40)
+    build_ding_corpus(again, sample, n_valid=2, n_test=2, seed=7, augment=40)
+    for name in ("valid.en", "valid.de", "test.en", "test.de"):
+        assert (aug / name).read_bytes() == (base / name).read_bytes(), name
+    for name in ("train.en", "train.de", "stats.json"):  # deterministic, shuffled in the same way each time
+        assert (aug / name).read_bytes() == (again / name).read_bytes(), name
+    assert (aug / "train.en").read_text(encoding="utf-8").splitlines() == [en for en, _ in split.train]
+    added = [pair for pair in split.train if pair not in set(plain.train)]
+    assert len(added) == 40 and len(split.train) == len(plain.train) + 40 and set(plain.train) <= set(split.train)
+    assert split.train[-40:] != added  # shuffled in, not appended
+    held = {_norm(s) for pair in plain.valid + plain.test for s in pair}
+    assert not {_norm(en) for en, _ in added} & held
+    stats = json.loads((aug / "stats.json").read_text(encoding="utf-8"))
+    assert stats["augment"] == 40 and stats["train"]["lines"] == len(plain.train) + 40
+    assert json.loads((base / "stats.json").read_text(encoding="utf-8"))["augment"] == 0
+
+
+def test_data_cli_ding_augment_and_augment_source(sample, tmp_path, capsys):
+    from model.cli import main
+
+    out = tmp_path / "ding"
+    assert main(["data", "ding", "--out", str(out), "--ding", str(sample), "--valid", "1", "--test", "1",
+                 "--augment", "5"]) == 0
+    assert "5 synthetic" in capsys.readouterr().out
+    assert json.loads((out / "stats.json").read_text(encoding="utf-8"))["augment"] == 5
+    aug = tmp_path / "aug"
+    assert main(["data", "augment", "--out", str(aug), "--n", "30", "--no-ding", "--exclude-from", str(out)]) == 0
+    assert "wrote 30 pairs" in capsys.readouterr().out
+    en = (aug / "augment.en").read_text(encoding="utf-8").splitlines()
+    assert len(en) == len((aug / "augment.de").read_text(encoding="utf-8").splitlines()) == 30
+    assert json.loads((aug / "augment.json").read_text(encoding="utf-8"))["pairs"] == 30
+    with pytest.raises(SystemExit) as exc:
+        main(["data", "augment", "--help"])
+    assert exc.value.code == 0 and "--exclude-from" in capsys.readouterr().out
+
+
 @pytest.mark.slow
 @pytest.mark.skipif(not DING_PATH.is_file(), reason="Debian package trans-de-en is not installed")
 def test_real_dictionary_has_many_sentences():
