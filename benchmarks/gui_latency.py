@@ -108,7 +108,7 @@ def cold_start(repeats: int) -> list[float]:
         for _ in range(repeats):
             t_spawn = time.time()
             out = subprocess.run([sys.executable, "-c", COLD_START, repr(t_spawn)], cwd=REPO_ROOT, env=env,
-                                 capture_output=True, text=True, timeout=120)
+                                 capture_output=True, text=True, timeout=120, check=False)
             line = [ln for ln in out.stdout.splitlines() if ln.startswith("FIRST_PAINT")]
             if out.returncode != 0 or not line:
                 raise RuntimeError(f"cold start failed (exit {out.returncode}): {out.stderr.strip()[-500:]}")
@@ -184,7 +184,7 @@ def _measure(app, window, model_folder: Path, sentence: str, quick: bool, log) -
         window.show_view("grid")
         wait_for(lambda: False, 0.05)
         t0 = time.perf_counter()
-        switch(lambda: panel.set_state(kinds[(r + 1) % 3], 0, 0), panel.grid.canvas.viewport())
+        switch(lambda kind=kinds[(r + 1) % 3]: panel.set_state(kind, 0, 0), panel.grid.canvas.viewport())
         times["grid"].append(probe.done_at - t0)
     cold = cold_start(1 if quick else 3)
     stats = {name: summary_ms(ts) for name, ts in times.items()}

@@ -90,20 +90,25 @@ def summary_ms(seconds: list[float]) -> dict:
 
 
 def interleaved(cases: dict[str, Callable[[], object]], rounds: int,
-                on_round: Callable[[int, dict[str, float]], None] | None = None) -> dict[str, list[float]]:
+                on_round: Callable[[int, dict[str, float]], None] | None = None,
+                cpu: dict[str, list[float]] | None = None) -> dict[str, list[float]]:
     """Time each case once per round, in turn; the order flips every round so drift hits all alike.
 
-    Returns the seconds of every run per case. ``on_round(r, times_of_round)`` may record extras.
+    Returns the wall-clock seconds of every run per case; ``cpu``, if given, receives the CPU seconds of
+    the calling thread for each run (the whole cost of single-threaded work, without the time the OS
+    gave to other processes). ``on_round(r, wall_times_of_round)`` may log or record extras.
     """
     names = list(cases)
     times: dict[str, list[float]] = {name: [] for name in names}
     for r in range(rounds):
         this_round = {}
         for name in (names if r % 2 == 0 else names[::-1]):
-            t0 = time.perf_counter()
+            c0, t0 = time.thread_time(), time.perf_counter()
             cases[name]()
             this_round[name] = time.perf_counter() - t0
             times[name].append(this_round[name])
+            if cpu is not None:
+                cpu.setdefault(name, []).append(time.thread_time() - c0)
         if on_round is not None:
             on_round(r, this_round)
     return times

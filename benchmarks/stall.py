@@ -8,8 +8,9 @@ that task (batches of 1536 tokens, a probe translation every 25 steps, validatio
 
 The run is paused and resumed in alternate phases (``TrainControl``), so the same run yields an idle
 distribution and a training distribution, interleaved; the first 200 ms of each phase are not counted,
-as the loop only notices a pause between steps. Separately reported: the stall while the run prepares
-its data (tokenizer training), which happens once before the first step.
+as the loop only notices a pause between steps. Reported apart: the stall while the run starts, once
+before its first step (data and tokenizer, and the first ``torch.optim`` optimizer of the process,
+which imports ``torch._dynamo``: seconds of imports that hold the GIL for up to ~0.5 s at a time).
 
 The run is measured twice: with torch's default intra-op threads, and with ``threads=1`` for the run,
 which leaves a core to the GUI on a two-core machine.
@@ -129,4 +130,5 @@ def run(quick: bool = False, log=print) -> dict:
         torch.set_num_threads(default_threads)  # the run set it for the whole process
     main = runs[0]
     return {"max_stall_ms": main["train"]["max_ms"], "max_stall_idle_ms": main["idle"]["max_ms"],
+            "max_stall_prepare_ms": main["prepare"]["max_ms"],
             "stall": {"interval_ms": INTERVAL_MS, "phase_s": phase_s, "seconds": seconds, "runs": runs}}

@@ -137,19 +137,19 @@ class MultiHeadAttention(nn.Module):
 
     def forward(self, x: Tensor, memory: Tensor | None = None, mask: Tensor | None = None,
                 is_causal: bool = False, need_weights: bool = False, cache: KVCache | None = None,
-                static_kv: tuple[Tensor, Tensor] | None = None,
-                head_mask: Tensor | None = None, packing: Packing | None = None) -> tuple[Tensor, Tensor | None]:
+                static_kv: tuple[Tensor, Tensor] | None = None, head_mask: Tensor | None = None,
+                packing: Packing | None = None, memory_packing: Packing | None = None,
+                ) -> tuple[Tensor, Tensor | None]:
         """x: (B, T, D) queries. Self-attention when memory and static_kv are None, else cross-attention.
 
         mask: bool (B, 1, T|1, S), True = may attend. is_causal: mask the future (self-attention only).
         cache: keys/values of earlier decoding steps (self-attention). static_kv: precomputed cross K, V.
         head_mask: (H,) multipliers on each head's output (0 removes a head), for ablation.
-        packing: the keys' side is packed (see ``Packing``): x (N, D) for self-attention, which then
-        returns (N, D) too, or memory (N, D) for cross-attention.
+        packing: x holds only the real tokens, (N, D) (see ``Packing``), and so does the output.
+        memory_packing: likewise for memory (cross-attention).
         """
         d = self.w_o.in_features
-        self_attention = memory is None and static_kv is None
-        if self_attention:
+        if memory is None and static_kv is None:
             qkv = self.w_qkv(x)
             if packing is not None:
                 qkv = packing.unpack(qkv)  # (B, T, 3D): attention needs the padded layout
@@ -161,8 +161,9 @@ class MultiHeadAttention(nn.Module):
             k, v = static_kv
         else:
             (w_q, b_q), w_kv = self._split_weights()
-            q = self._split(F.linear(x, w_q, b_q))
-            k, v = self._kv(memory, *w_kv, packing)
+            q = F.linear(x, w_q, b_q)
+            q = self._split(q if packing is None else packing.unpack(q))
+            k, v = self._kv(memory, *w_kv, memory_packing)
         b, _, t, _ = q.shape
         if is_causal and t == 1:
             is_causal = False  # one new query at the end of the cache may see every key so far
@@ -182,7 +183,7 @@ class MultiHeadAttention(nn.Module):
         if head_mask is not None:
             out = out * head_mask.view(1, -1, 1, 1).to(out.dtype)
         out = out.transpose(1, 2).reshape(b, t, d)  # concatenate heads: (B, T, D)
-        if self_attention and packing is not None:
+        if packing is not None:
             out = packing.pack(out)
         return self.w_o(out), weights
 
@@ -266,13 +267,18 @@ class DecoderLayer(nn.Module):
                 need_weights: bool = False, cache: KVCache | None = None,
                 static_kv: tuple[Tensor, Tensor] | None = None,
                 head_masks: tuple[Tensor | None, Tensor | None] = (None, None),
-                memory_packing: Packing | None = None) -> tuple[Tensor, Tensor | None, Tensor | None]:
-        """x: (B, T, D); memory: (B, S, D), or (N, D) real source tokens with ``memory_packing``."""
+                packing: Packing | None = None, memory_packing: Packing | None = None,
+                ) -> tuple[Tensor, Tensor | None, Tensor | None]:
+        """x: (B, T, D), memory: (B, S, D); either (N, D) real tokens only with its ``Packing``.
+
+        A packed x may drop any position after a sentence's last needed one: the future is masked.
+        """
         a, w_self = self.self_attn(x, is_causal=True, need_weights=need_weights, cache=cache,
-                                   head_mask=head_masks[0])
+                                   head_mask=head_masks[0], packing=packing)
         x = self.norm_1(x + self.dropout(a))
         a, w_cross = self.cross_attn(x, memory=memory, mask=src_mask, need_weights=need_weights,
-                                     static_kv=static_kv, head_mask=head_masks[1], packing=memory_packing)
+                                     static_kv=static_kv, head_mask=head_masks[1], packing=packing,
+                                     memory_packing=memory_packing)
         x = self.norm_2(x + self.dropout(a))
         x = self.norm_3(x + self.dropout(self.feed_forward(x)))
         return x, w_self, w_cross

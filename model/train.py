@@ -49,6 +49,13 @@ def label_smoothed_loss(logits: torch.Tensor, target: torch.Tensor, eps: float, 
                            ignore_index=pad_id, label_smoothing=eps)
 
 
+def step_loss(net, src: torch.Tensor, tgt: torch.Tensor, label_smoothing: float) -> torch.Tensor:
+    """One batch's training loss, equal to ``label_smoothed_loss`` of the full logits but computed on
+    real tokens only (``Transformer.loss``); called through forward so a DDP wrapper sees it."""
+    loss, _ = net(src, tgt[:, :-1], target=tgt[:, 1:], label_smoothing=label_smoothing)
+    return loss
+
+
 class TrainControl:
     """Cooperative stop and pause, set from another thread and checked between steps."""
 
@@ -264,8 +271,7 @@ def train(cfg: TrainConfig, data: Data, control: TrainControl | None = None,
             group["lr"] = lr
         try:
             with autocast:
-                logits, _ = net(src, tgt[:, :-1])
-                loss = label_smoothed_loss(logits, tgt[:, 1:], cfg.label_smoothing, model_cfg.pad_id)
+                loss = step_loss(net, src, tgt, cfg.label_smoothing)
             # Under DDP a NaN on any rank must stop all of them before the backward's all-reduce; the sum
             # is NaN/Inf if any rank's loss is.
             value = loss.item() if sync is None else sync.sum(loss.item())[0] / world

@@ -146,23 +146,29 @@ class Transformer(nn.Module):
         """Mean over non-pad targets of the label-smoothed cross-entropy (section 5.4); the training path.
 
         Equals ``cross_entropy(self(src, tgt_in)[0], tgt_out, ignore_index=pad, label_smoothing=ε)`` but
-        does less work: the encoder runs on the real source tokens only (see ``Packing``), and the tied
-        output projection and softmax, the largest matrices of a step with a big vocabulary, only at
-        non-pad target positions.
+        does less work. Every position-wise layer (the projections, feed-forward, norms, dropout, and
+        the tied output projection with its softmax, the largest matrices of a step with a big
+        vocabulary) runs on the tokens that matter alone (see ``Packing``): real source tokens, and the
+        decoder positions that predict a real target. A sentence's decoder positions after its last
+        target are dropped too: masked self-attention never lets earlier positions see them.
         """
-        pad = self.cfg.pad_id
-        packing = Packing(src != pad)
-        x = self.embedding(src.reshape(-1).index_select(0, packing.index)) * math.sqrt(self.cfg.d_model)
-        pe = self.positional(src.size(1)).index_select(0, packing.positions)
-        x = self.dropout(x + pe.to(x.dtype))  # (N, D)
+        pad, d = self.cfg.pad_id, self.cfg.d_model
+        src_pack, tgt_pack = Packing(src != pad), Packing(tgt_out != pad)
+        n_src = src_pack.index.numel()
+        # One embedding lookup for both sides: its backward then builds one dense (V, D) gradient.
+        ids = torch.cat([src.reshape(-1).index_select(0, src_pack.index),
+                         tgt_in.reshape(-1).index_select(0, tgt_pack.index)])
+        table = self.positional(max(src.size(1), tgt_in.size(1)))
+        pe = torch.cat([table.index_select(0, src_pack.positions), table.index_select(0, tgt_pack.positions)])
+        x = self.embedding(ids) * math.sqrt(d)
+        x, y = self.dropout(x + pe.to(x.dtype)).split([n_src, ids.numel() - n_src])  # (N_s, D), (N_t, D)
         for layer in self.encoder:
-            x, _ = layer(x, packing.key_mask, packing=packing)
-        y = self.embed(tgt_in)  # (B, T, D): targets are bucketed by length and carry little padding
+            x, _ = layer(x, src_pack.key_mask, packing=src_pack)
         for layer in self.decoder:
-            y, _, _ = layer(y, x, packing.key_mask, memory_packing=packing)
-        keep = tgt_out != pad
-        logits = self.generator(y[keep])  # (N_t, V)
-        return F.cross_entropy(logits.float(), tgt_out[keep], label_smoothing=label_smoothing)
+            y, _, _ = layer(y, x, src_pack.key_mask, packing=tgt_pack, memory_packing=src_pack)
+        logits = self.generator(y)  # (N_t, V), rows in the order of tgt_pack.index
+        target = tgt_out.reshape(-1).index_select(0, tgt_pack.index)
+        return F.cross_entropy(logits.float(), target, label_smoothing=label_smoothing)
 
     def num_parameters(self) -> int:
         return sum(p.numel() for p in self.parameters())

@@ -200,7 +200,7 @@ def test_a_nan_loss_stops_the_run_with_its_message(panel, qtbot, tmp_path, monke
 
     import model.train
 
-    monkeypatch.setattr(model.train, "label_smoothed_loss", lambda *a, **k: torch.tensor(float("nan")))
+    monkeypatch.setattr(model.train, "step_loss", lambda *a, **k: torch.tensor(float("nan")))
     configure(panel, tmp_path / "run", steps=20)
     assert panel.start()
     run_until_idle(qtbot, panel)

@@ -33,14 +33,14 @@ def digest(folder: Path) -> dict[str, str]:
 
 
 def failing_loss(monkeypatch, after_calls: int, fail) -> None:
-    """Let label_smoothed_loss work for after_calls calls, then fail (raise or return a NaN loss)."""
-    real, calls = train_mod.label_smoothed_loss, []
+    """Let the training loss (step_loss) work for after_calls calls, then fail (raise or return a NaN loss)."""
+    real, calls = train_mod.step_loss, []
 
     def loss(*args, **kw):
         calls.append(1)
         out = real(*args, **kw)
         return out if len(calls) <= after_calls else fail(out)
-    monkeypatch.setattr(train_mod, "label_smoothed_loss", loss)
+    monkeypatch.setattr(train_mod, "step_loss", loss)
 
 
 def raise_oom(_):
