@@ -9,15 +9,15 @@ MINUTES ?= 170
 test:
 	QT_QPA_PLATFORM=offscreen $(PY) -m pytest
 
-# Ding English→German corpus: sentences ×4, 120k phrase pairs, 1,000 valid and 1,000 test sentences.
+# Ding English→German corpus: sentences ×4, 120k phrase pairs, 60k synthetic everyday sentences; 1,000 valid and test sentences.
 data-ding:
-	$(PY) -m model.cli data ding --out $(DATA)/ding-mix-v1 --sentence-repeat 4 --max-phrases 120000 --seed 1
+	$(PY) -m model.cli data ding --out $(DATA)/ding-mix-v2 --sentence-repeat 4 --max-phrases 120000 --augment 60000 --seed 1
 
 # The built-in model (see assets/default-model/MODEL_CARD.md). Resumable: run default-model-resume
 # as often as needed; each run stops cleanly after MINUTES and keeps its checkpoints.
 default-model: data-ding
-	$(PY) -m model.cli train --src $(DATA)/ding-mix-v1/train.en --tgt $(DATA)/ding-mix-v1/train.de \
-	  --valid-src $(DATA)/ding-mix-v1/valid.en --valid-tgt $(DATA)/ding-mix-v1/valid.de --out $(RUN) \
+	$(PY) -m model.cli train --src $(DATA)/ding-mix-v2/train.en --tgt $(DATA)/ding-mix-v2/train.de \
+	  --valid-src $(DATA)/ding-mix-v2/valid.en --valid-tgt $(DATA)/ding-mix-v2/valid.de --out $(RUN) \
 	  --preset small --dropout 0.15 --vocab-size 8000 --batch-tokens 6000 --warmup 1000 --lr-scale 0.8 \
 	  --max-steps 40000 --max-minutes $(MINUTES) --valid-every 1000 --checkpoint-every 250 --keep 6 --threads 2
 
@@ -27,7 +27,7 @@ default-model-resume:
 
 # Average the last checkpoints (paper, section 6.1) into the shipped folder.
 ship-default-model:
-	$(PY) -m model.cli average $$(ls -d $(RUN)/step-* | tail -n 5) --out assets/default-model
+	$(PY) -m model.cli average $$(ls -d $(RUN)/step-* | tail -n 5) --out assets/default-model --half
 
 bench:
 	QT_QPA_PLATFORM=offscreen $(PY) -m benchmarks --json benchmarks/latest.json

@@ -24,5 +24,7 @@ def average_into(folders: list[Path], out: Path, half: bool = False) -> Path:
             total[k] += v.double()
     with torch.no_grad():
         first.model.load_state_dict({k: (v / len(folders)).float() for k, v in total.items()})
-    meta = dict(first.meta, averaged=[str(Path(f).name) for f in folders])
+    # The schedule continues from the newest checkpoint when training warm-starts from the average.
+    meta = dict(load_model(folders[-1]).meta if len(folders) > 1 else first.meta,
+                averaged=[str(Path(f).name) for f in folders])
     return save_model(out, first.model, first.tokenizer, meta=meta, half=half)
