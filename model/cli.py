@@ -121,7 +121,7 @@ def cmd_translate(a) -> int:
     loaded = _load(a)
     for text in texts:
         t0 = time.perf_counter()
-        tr = translate(loaded, " ".join(texts) if False else text, beam_size=a.beam,
+        tr = translate(loaded, text, beam_size=a.beam,
                        capture_attention=a.json or bool(a.save_attention), use_cache=not a.no_cache)
         ms = (time.perf_counter() - t0) * 1000
         if a.save_attention:
@@ -254,6 +254,10 @@ def main(argv: list[str] | None = None) -> int:
         return 1
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:  # `… | head` closed the pipe: not an error worth a traceback
+        import os
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 141
 
 
 if __name__ == "__main__":

@@ -150,3 +150,18 @@ def test_crash_during_save_keeps_last_good(tiny_model_dir, tmp_path, monkeypatch
     assert (target / "model.safetensors").read_bytes() == before
     assert not list(tmp_path.glob(".tmp-*"))
     load_model(target)
+
+
+def test_resume_can_continue_on_a_new_corpus(tmp_path):
+    """Continuing a run on another corpus keeps the model, the tokenizer and the step count."""
+    from model.config import TrainConfig, preset
+    from model.train import run_training
+    run = train_tiny(tmp_path / "run", task="reverse", steps=10)
+    before = (resolve(run) / "spm.model").read_bytes()
+    cfg = TrainConfig(out_dir=str(run), model=preset("tiny"), task="copy", task_size=500, max_steps=20,
+                      valid_every=0, checkpoint_every=0, report_every=5, n_valid=20)
+    events = list(run_training(cfg, resume=run))
+    assert events[-1].event == "done" and events[-1].step == 20
+    last = resolve(run)
+    assert last.name == "step-00000020" and (last / "spm.model").read_bytes() == before
+    assert json.loads((last / "train_config.json").read_text())["task"] == "copy"
