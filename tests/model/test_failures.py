@@ -4,7 +4,6 @@ import hashlib
 import os
 import re
 import signal
-import time
 from pathlib import Path
 
 import pytest
@@ -16,6 +15,7 @@ from model.config import TrainConfig, preset
 from model.distributed import run_distributed
 from model.errors import CorpusError, UserError
 from model.train import run_training
+from tests.model.test_distributed import gone
 
 
 def tiny_cfg(out: Path, **kw) -> TrainConfig:
@@ -110,16 +110,6 @@ def test_gpus_without_cuda_point_to_gloo(tmp_path):
         list(run_distributed(tiny_cfg(tmp_path / "run"), 2))
 
 
-def _gone(pid: int, within_s: float = 20.0) -> bool:
-    end = time.monotonic() + within_s
-    while time.monotonic() < end:
-        try:
-            os.kill(pid, 0)
-        except ProcessLookupError:
-            return True
-        time.sleep(0.1)
-    return False
-
 
 @pytest.mark.slow
 def test_killed_worker_gives_an_error_record_and_keeps_the_checkpoint(tmp_path, monkeypatch):
@@ -136,7 +126,7 @@ def test_killed_worker_gives_an_error_record_and_keeps_the_checkpoint(tmp_path, 
     assert f"the last good checkpoint {run / 'step-00000005'} is intact" in last.message
     assert digest(run / "step-00000005") == saved
     assert load_model(run).meta["step"] == 5
-    assert all(_gone(pid) for pid in [last.extra["launcher_pid"], *last.extra["worker_pids"].values()])
+    assert all(gone(pid) for pid in [last.extra["launcher_pid"], *last.extra["worker_pids"].values()])
 
 
 @pytest.mark.slow
