@@ -4,7 +4,7 @@ DATA ?= data
 RUN ?= runs/default
 MINUTES ?= 170
 
-.PHONY: test data-ding default-model default-model-resume ship-default-model bench
+.PHONY: test data-ding default-model default-model-resume ship-default-model model-card bench
 
 test:
 	QT_QPA_PLATFORM=offscreen $(PY) -m pytest
@@ -28,6 +28,11 @@ default-model-resume:
 # Average the last checkpoints (paper, section 6.1) into the shipped folder.
 ship-default-model:
 	$(PY) -m model.cli average $$(ls -d $(RUN)/step-* | tail -n 5) --out assets/default-model --half
+
+# Measure the shipped model (held-out BLEU/chrF, averaging/beam/length-penalty comparisons, the twenty
+# everyday sentences) and write assets/default-model/MODEL_CARD.md, floors.json and scores.json.
+model-card:
+	$(PY) -m model.card --model assets/default-model --run $(RUN)
 
 bench:
 	QT_QPA_PLATFORM=offscreen $(PY) -m benchmarks --json benchmarks/latest.json

@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import argparse
 import json
+import signal
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -77,6 +79,7 @@ def _train_config(a):
 
 
 def cmd_train(a) -> int:
+    from model.distributed import STOP, clear_controls, watch_files
     from model.train import TrainControl, run_training
     if not a.out and not a.resume:
         raise UserError("--out DIR is required (or --resume DIR)")
@@ -90,6 +93,12 @@ def cmd_train(a) -> int:
         cfg = cfg.replace(out_dir=str(Path(a.resume).resolve() if (Path(a.resume) / "LATEST").exists()
                                       else Path(a.resume).resolve().parent))
     bar, control = ProgressBar(), TrainControl()
+    out, done = cfg.out_path, threading.Event()
+    clear_controls(out)  # left over from an earlier run, they would stop or hold this one at once
+    # STOP / PAUSE files in the run folder, as for torchrun runs: `touch RUN/STOP` ends a run started in the
+    # background at the next step, with a checkpoint.
+    threading.Thread(target=watch_files, args=(out, control, done), daemon=True).start()
+    restore = _stop_on_signals(control, bar)
     last = None
     try:
         for p in run_training(cfg, control, Path(a.resume) if a.resume else None):
@@ -98,9 +107,31 @@ def cmd_train(a) -> int:
     except KeyboardInterrupt:
         bar.line("interrupted: the last checkpoint is kept")
         return 130
+    finally:
+        done.set()
+        restore()
+        if control.stopped:
+            (out / STOP).unlink(missing_ok=True)  # consumed: a stale STOP would end the next run at once
     if last is not None and last.event == "error":
         raise TrainingError(last.message)
     return 0
+
+
+def _stop_on_signals(control, bar: ProgressBar):
+    """First Ctrl-C or SIGTERM: stop at the next step and save a checkpoint; a second Ctrl-C abandons the step.
+
+    Returns a function that puts the previous handlers back (tests call main() in-process).
+    """
+    if threading.current_thread() is not threading.main_thread():
+        return lambda: None  # only the main thread may set signal handlers
+
+    def handler(signum, _frame):
+        if control.stopped and signum == signal.SIGINT:
+            raise KeyboardInterrupt
+        bar.line("stopping: saving a checkpoint at the next step (Ctrl-C again to abandon it)")
+        control.stop()
+    previous = {sig: signal.signal(sig, handler) for sig in (signal.SIGINT, signal.SIGTERM)}
+    return lambda: [signal.signal(sig, h) for sig, h in previous.items()]
 
 
 def _load(a):
@@ -144,21 +175,17 @@ def cmd_translate(a) -> int:
 
 
 def cmd_evaluate(a) -> int:
-    import sacrebleu
+    from model.card import score
     from model.data import read_parallel
-    from model.decode import translate_many
     corpus = read_parallel(Path(a.src), Path(a.ref))
     pairs = corpus.pairs[: a.limit] if a.limit else corpus.pairs
-    loaded = _load(a)
-    t0 = time.perf_counter()
-    hyps = translate_many(loaded.model, loaded.tokenizer, [s for s, _ in pairs], beam_size=a.beam)
-    refs = [[t for _, t in pairs]]
-    bleu, chrf = sacrebleu.corpus_bleu(hyps, refs), sacrebleu.corpus_chrf(hyps, refs)
-    result = {"sentences": len(pairs), "bleu": round(bleu.score, 2), "chrf": round(chrf.score, 2),
-              "beam": a.beam, "seconds": round(time.perf_counter() - t0, 1), "bleu_signature": str(bleu)}
+    result, hyps = score(_load(a), [s for s, _ in pairs], [t for _, t in pairs], a.beam, a.alpha)
     if a.hyp_out:
         Path(a.hyp_out).write_text("\n".join(hyps) + "\n", encoding="utf-8")
-    print(json.dumps(result) if a.json else f"BLEU {bleu.score:.2f}  chrF {chrf.score:.2f}  ({len(pairs)} sentences, beam {a.beam})")
+    if a.json:
+        print(json.dumps({k: v for k, v in vars(result).items() if k != "label"}))
+    else:
+        print(f"BLEU {result.bleu:.2f}  chrF {result.chrf:.2f}  ({result.sentences} sentences, beam {a.beam})")
     return 0
 
 
@@ -225,6 +252,7 @@ def build_parser() -> argparse.ArgumentParser:
             s.add_argument("--src", required=True), s.add_argument("--ref", required=True)
             s.add_argument("--beam", type=int, default=4)
             s.add_argument("--limit", type=int, default=0)
+            s.add_argument("--alpha", type=float, default=0.6, help="beam search length penalty (GNMT's α)")
             s.add_argument("--json", action="store_true")
             s.add_argument("--hyp-out", metavar="FILE")
 

@@ -91,6 +91,7 @@ class TrainConfig:
     warmup_steps: int = 4000
     lr_scale: float = 1.0  # multiplies the paper's schedule (the paper uses 1.0)
     batch_tokens: int = 4096  # source+target tokens per batch (padding included)
+    length_buckets: bool = True  # batch sentences of similar length (less padding); see data.make_batches
     label_smoothing: float = 0.1
     clip_norm: float | None = 1.0
     valid_every: int = 500

@@ -130,11 +130,16 @@ def encode_pairs(tok: Tokenizer, pairs: list[tuple[str, str]], max_tokens: int) 
     return Encoded(src, tgt, skipped)
 
 
-def make_batches(data: Encoded, batch_tokens: int, seed: int, epoch: int) -> list[np.ndarray]:
-    """Index batches of similar length whose padded size (rows × (S + T)) stays under batch_tokens.
+def make_batches(data: Encoded, batch_tokens: int, seed: int, epoch: int,
+                 sort: bool = True) -> list[np.ndarray]:
+    """Index batches whose padded size (rows × (S + T)) stays under batch_tokens.
 
-    Sorting by length inside large random chunks keeps padding low while each epoch still sees a
-    different order; the result depends only on (seed, epoch), which makes resuming exact.
+    With ``sort``, pairs are sorted by length inside large random chunks, which keeps padding low while
+    each epoch still sees a different order. Without it, batches are runs of one random permutation, so
+    each holds a mix of lengths: worth the padding on short synthetic tasks, where length-homogeneous
+    steps make the weights swing between lengths. A chunk's last, part-filled batch is carried into the
+    next chunk rather than emitted: a one-row batch would get a full-size step from its single sentence.
+    The result depends only on (seed, epoch, sort), which makes resuming exact.
     """
     rng = np.random.default_rng([seed, epoch])
     n = len(data.src)
@@ -142,11 +147,14 @@ def make_batches(data: Encoded, batch_tokens: int, seed: int, epoch: int) -> lis
     lens_t = np.fromiter((len(x) for x in data.tgt), dtype=np.int64, count=n)
     order = rng.permutation(n)
     chunk = 100 * max(1, batch_tokens // 32)
-    batches = []
+    batches: list[np.ndarray] = []
+    carry = np.zeros(0, dtype=np.int64)
     for start in range(0, n, chunk):
-        idx = order[start:start + chunk]
-        idx = idx[np.lexsort((lens_s[idx], lens_t[idx]))]
-        cur, max_s, max_t = [], 0, 0
+        idx = np.concatenate([carry, order[start:start + chunk]])
+        if sort:
+            idx = idx[np.lexsort((lens_s[idx], lens_t[idx]))]
+        cur: list[int] = []
+        max_s = max_t = 0
         for i in idx:
             ms, mt = max(max_s, lens_s[i]), max(max_t, lens_t[i])
             if cur and (len(cur) + 1) * (ms + mt) > batch_tokens:
@@ -154,8 +162,11 @@ def make_batches(data: Encoded, batch_tokens: int, seed: int, epoch: int) -> lis
                 cur, ms, mt = [], lens_s[i], lens_t[i]
             cur.append(i)
             max_s, max_t = ms, mt
-        if cur:
-            batches.append(np.array(cur))
+        carry = np.array(cur, dtype=np.int64)
+        last_chunk = start + chunk >= n
+        if len(carry) and (last_chunk or 2 * len(carry) * (max_s + max_t) >= batch_tokens):
+            batches.append(carry)  # at least half full (or nothing left to merge with): keep it
+            carry = np.zeros(0, dtype=np.int64)
     rng.shuffle(batches)
     return batches
 

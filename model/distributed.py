@@ -149,8 +149,9 @@ def decode_record(line: str, extra: dict | None = None) -> TrainProgress | None:
     return TrainProgress(**{k: v for k, v in d.items() if k in names}, probe=probe, extra=dict(extra or {}))
 
 
-def _watch_files(out: Path, control: TrainControl, done: threading.Event) -> None:
-    """Rank 0 polls STOP and PAUSE; the training loop hands the decision to every rank at the next step.
+def watch_files(out: Path, control: TrainControl, done: threading.Event) -> None:
+    """Rank 0 (or a single-process CLI run) polls STOP and PAUSE; the training loop hands the decision to
+    every rank at the next step.
 
     A launcher that died (the window was killed) counts as STOP: nobody could stop or resume the run.
     """
@@ -198,7 +199,7 @@ def main(argv: list[str] | None = None) -> int:
         signal.signal(sig, lambda *_: control.stop())
     done = threading.Event()
     if rank == 0:
-        threading.Thread(target=_watch_files, args=(out, control, done), daemon=True).start()
+        threading.Thread(target=watch_files, args=(out, control, done), daemon=True).start()
     code = 0
     try:
         for rec in run_training(cfg, control, resume):
@@ -231,7 +232,7 @@ def _signal(pid: int, sig: int) -> bool:
     return True
 
 
-def _clear_controls(out: Path) -> None:
+def clear_controls(out: Path) -> None:
     """Remove STOP and PAUSE, which belong to one run: left over, they would stop or hold the next."""
     for name in (STOP, PAUSE):
         (out / name).unlink(missing_ok=True)
@@ -287,7 +288,7 @@ def run_distributed(cfg: TrainConfig, n_procs: int, control: TrainControl | None
     try:
         out.mkdir(parents=True, exist_ok=True)
         (out / CONFIG_JSON).write_text(cfg.to_json(), encoding="utf-8")
-        _clear_controls(out)
+        clear_controls(out)
     except OSError as exc:
         raise UserError(f"cannot write to the output folder {out}: {exc.strerror or exc}") from None
     cmd = [sys.executable, "-m", "torch.distributed.run", "--standalone", "--nproc-per-node", str(n_procs),
@@ -346,7 +347,7 @@ def run_distributed(cfg: TrainConfig, n_procs: int, control: TrainControl | None
     finally:
         _end(proc, pids, wait_s=0)  # still running only if the consumer closed the generator early
         with contextlib.suppress(OSError):
-            _clear_controls(out)
+            clear_controls(out)
 
 
 def _end(proc: subprocess.Popen, pids: dict[int, int], wait_s: float) -> int:

@@ -220,7 +220,7 @@ def train(cfg: TrainConfig, data: Data, control: TrainControl | None = None,
     window_loss, window_n, window_tokens = 0.0, 0, 0
     t_window = time.monotonic()
     deadline = elapsed + cfg.max_minutes * 60 if cfg.max_minutes else None
-    batches = make_batches(data.train, cfg.batch_tokens, cfg.seed, epoch)
+    batches = make_batches(data.train, cfg.batch_tokens, cfg.seed, epoch, cfg.length_buckets)
     if not batches:
         raise UserError("the training corpus produced no batches")
     if len(batches) < world:
@@ -261,7 +261,7 @@ def train(cfg: TrainConfig, data: Data, control: TrainControl | None = None,
         # the whole group, so a run resumed with another number of processes continues where it was.
         if position + world > len(batches):
             epoch, position = epoch + 1, 0
-            batches = make_batches(data.train, cfg.batch_tokens, cfg.seed, epoch)
+            batches = make_batches(data.train, cfg.batch_tokens, cfg.seed, epoch, cfg.length_buckets)
         idx = batches[position + rank]
         position += world
         src, tgt = (torch.from_numpy(a).to(device, non_blocking=True) for a in collate(data.train, idx, model_cfg.pad_id))

@@ -90,6 +90,7 @@ def test_form_builds_requests_for_devices_and_keeps_a_chosen_folder(panel, tmp_p
     request = form.request()
     assert isinstance(request, TrainRequest)
     assert (request.n_gpus, request.config.device, request.config.task) == (2, "cuda", "reverse")
+    assert request.config.length_buckets is False  # digit tasks train on mixed-length batches
     assert request.config.out_dir == str(tmp_path / "run")  # set by the user: not replaced
     assert device_choices([(0, "A100", 40.0)]) == [("cuda:0", "GPU 0: A100 (40 GiB)")]
 

@@ -82,3 +82,42 @@ def test_user_errors_are_one_line(argv, message, tmp_path):
 def test_empty_sentence_error(trained_run, capsys):
     assert main(["translate", "--model", str(trained_run / "run"), "   "]) == 2
     assert "empty" in capsys.readouterr().err
+
+
+def _background_train(out, *extra):
+    """`train --task reverse` in a child process that would run for an hour unless stopped."""
+    argv = [sys.executable, "-m", "model.cli", "train", "--preset", "tiny", "--max-steps", "1000000",
+            "--report-every", "5", "--checkpoint-every", "0", "--valid-every", "0", "--threads", "1", *extra]
+    argv += ["--resume", str(out)] if (out / "LATEST").exists() else ["--task", "reverse", "--out", str(out)]
+    proc = subprocess.Popen(argv, stderr=subprocess.PIPE, text=True)
+    for line in proc.stderr:  # wait until it trains
+        if " loss " in line:  # a step report: the model is training
+            return proc
+    pytest.fail(f"training never reported a step (exit {proc.wait()})")
+
+
+def _finish(proc) -> tuple[str, int]:
+    """(the rest of its stderr, its exit code)."""
+    rest = proc.stderr.read()
+    return rest, proc.wait(timeout=120)
+
+
+def test_stop_file_and_ctrl_c_end_a_background_run_with_a_checkpoint(tmp_path):
+    import signal
+    out = tmp_path / "run"
+    (out).mkdir()
+    (out / "STOP").touch()  # stale, from an earlier run: must not stop the new one at once
+    proc = _background_train(out)
+    assert not (out / "STOP").exists()
+    (out / "STOP").touch()
+    rest, code = _finish(proc)
+    assert code == 0, rest
+    first = (out / "LATEST").read_text().strip()
+    assert int(first.split("-")[1]) >= 5 and not (out / "STOP").exists()
+
+    proc = _background_train(out)  # resumes; Ctrl-C now stops it the same way, with a checkpoint
+    proc.send_signal(signal.SIGINT)
+    rest, code = _finish(proc)
+    assert code == 0 and "saving a checkpoint" in rest, rest
+    second = (out / "LATEST").read_text().strip()
+    assert second > first

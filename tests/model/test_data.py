@@ -68,3 +68,37 @@ def test_token_batches_respect_budget_and_cover_everything():
     assert padding / real < 0.15  # length bucketing keeps padding small
     assert all(np.array_equal(a, b) for a, b in zip(batches, make_batches(data, 600, seed=1, epoch=0)))
     assert any(not np.array_equal(a, b) for a, b in zip(batches, make_batches(data, 600, seed=1, epoch=1)))
+
+
+def _lengths_data(n: int, seed: int = 0) -> Encoded:
+    rng = np.random.default_rng(seed)
+    src = [np.arange(rng.integers(3, 13), dtype=np.int32) + 4 for _ in range(n)]
+    return Encoded(src, [np.arange(len(s) + 2, dtype=np.int32) + 4 for s in src])
+
+
+def _filled(data: Encoded, b: np.ndarray, budget: int) -> float:
+    s, t = collate(data, b, 0)
+    return (s.size + t.size) / budget
+
+
+def test_part_filled_batches_are_carried_over_chunk_ends():
+    # 64-token budget → chunks of 200 pairs: 25 chunks, each of which used to end in a part-filled batch
+    data = _lengths_data(5000)
+    batches = make_batches(data, 64, seed=3, epoch=0)
+    assert sorted(np.concatenate(batches).tolist()) == list(range(5000))
+    assert all(_filled(data, b, 64) <= 1.0 for b in batches)
+    under_half = [b for b in batches if _filled(data, b, 64) < 0.5]
+    assert len(under_half) <= 1  # only the very last leftover of the epoch may be small
+
+
+def test_unsorted_batches_mix_lengths():
+    data = _lengths_data(3000)
+    lens = np.array([len(s) for s in data.src])
+    sorted_b = make_batches(data, 400, seed=2, epoch=0)
+    mixed_b = make_batches(data, 400, seed=2, epoch=0, sort=False)
+    assert sorted(np.concatenate(mixed_b).tolist()) == list(range(3000))
+    assert all(_filled(data, b, 400) <= 1.0 for b in mixed_b)
+    spread = lambda bs: np.mean([np.ptp(lens[b]) for b in bs if len(b) > 1])  # noqa: E731
+    assert spread(sorted_b) <= 1.0 < 5.0 <= spread(mixed_b)
+    assert all(np.array_equal(a, b) for a, b in
+               zip(mixed_b, make_batches(data, 400, seed=2, epoch=0, sort=False)))

@@ -1,8 +1,8 @@
 """The tiny preset learns the digit tasks: 100% exact match on held-out sequences, and readable attention.
 
 Training uses ``model.tasks.DEMO_SETTINGS`` (about 40 s of one CPU core per task) and the paper's
-checkpoint averaging (section 6.1): the last 5 checkpoints, 100 steps apart. Batches are bucketed by length,
-so the raw weights wobble from step to step between lengths; their average is steady (see DEMO_SETTINGS).
+checkpoint averaging (section 6.1): the last 5 checkpoints, 100 steps apart. The raw weights still wobble a
+little from step to step; their average is steady (see DEMO_SETTINGS).
 The held-out sequences come from another seed than the training and validation draws. Timing is not
 asserted here (that is the benchmarks' job), only printed; ``max_minutes`` is a safety cap for a busy machine.
 """

@@ -1,0 +1,175 @@
+"""Measure a shipped model and write its MODEL_CARD.md and floors.json from the numbers.
+
+The card is generated, not hand-edited, so that every figure in it comes from one command run on the
+shipped files: sacrebleu scores on the held-out Ding test sentences, what checkpoint averaging, beam search
+and the length penalty each changed, the validation history of the run, and the twenty everyday sentences
+exactly as the model translates them. Usage (see the Makefile's ``model-card``)::
+
+    python -m model.card --model assets/default-model --run runs/default
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from model.checkpoint import LoadedModel, load_model
+from model.decode import translate_many
+
+PAPER_ALPHA = 0.6  # the length penalty of the paper's section 6.1
+
+
+@dataclass(frozen=True)
+class Score:
+    label: str
+    sentences: int
+    beam: int
+    alpha: float
+    bleu: float
+    chrf: float
+    seconds: float
+
+
+def score(loaded: LoadedModel, src: list[str], ref: list[str], beam: int = 1, alpha: float = PAPER_ALPHA,
+          label: str = "") -> tuple[Score, list[str]]:
+    """sacrebleu corpus BLEU and chrF (default 13a tokenisation) of the model's translations of src."""
+    import sacrebleu
+    t0 = time.perf_counter()
+    hyps = translate_many(loaded.model, loaded.tokenizer, src, beam_size=beam, alpha=alpha)
+    bleu, chrf = sacrebleu.corpus_bleu(hyps, [ref]).score, sacrebleu.corpus_chrf(hyps, [ref]).score
+    return Score(label, len(src), beam, alpha, round(bleu, 2), round(chrf, 2),
+                 round(time.perf_counter() - t0, 1)), hyps
+
+
+def floors(s: Score) -> dict[str, float]:
+    """Test floors from the 100-pair beam-4 score measured at ship time.
+
+    Half the BLEU and 80% of the chrF: a broken load, tokenizer or decoder scores about 0 and fails, while
+    float differences between CPU math libraries (which flip a few beam choices) stay far above the floor.
+    """
+    return {"bleu_100": round(0.5 * s.bleu, 1), "chrf_100": round(0.8 * s.chrf, 1)}
+
+
+def run_history(run: Path | None) -> tuple[list[dict], dict | None]:
+    """(validation records, last step record) from a run folder's log.jsonl; resumed runs append to it."""
+    if run is None or not (run / "log.jsonl").is_file():
+        return [], None
+    valid, last = {}, None
+    for line in (run / "log.jsonl").read_text(encoding="utf-8").splitlines():
+        try:
+            rec = json.loads(line)
+        except json.JSONDecodeError:
+            continue  # a line cut short by a killed run
+        if rec.get("event") == "valid" and rec.get("valid_loss") is not None:
+            valid[rec["step"]] = rec  # a step repeated after a resume keeps its latest measurement
+        if rec.get("event") == "step":
+            last = rec
+    return [valid[k] for k in sorted(valid)], last
+
+
+def cpu_name() -> str:
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or platform.machine()
+
+
+def _table(rows: list[list[str]], head: list[str]) -> str:
+    lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    return "\n".join(lines + ["| " + " | ".join(r) + " |" for r in rows])
+
+
+def _score_rows(scores: list[Score]) -> list[list[str]]:
+    def decoding(s: Score) -> str:
+        return "greedy" if s.beam == 1 else f"beam {s.beam}, α = {s.alpha:g}"
+    return [[s.label, f"{s.sentences:,}", decoding(s), f"{s.bleu:.2f}", f"{s.chrf:.2f}"] for s in scores]
+
+
+def measure(model_dir: Path, raw_dir: Path | None, test_src: list[str], test_ref: list[str],
+            beam_limit: int) -> dict[str, Score]:
+    """The card's scores. Each comparison changes one thing against the shipped model on the same sentences."""
+    shipped = load_model(model_dir)
+    n = min(beam_limit, len(test_src))
+    src_b, ref_b = test_src[:n], test_ref[:n]
+    out = {
+        "greedy": score(shipped, test_src, test_ref, 1, label="shipped (averaged)")[0],
+        "greedy_b": score(shipped, src_b, ref_b, 1, label="shipped (averaged)")[0],
+        "beam": score(shipped, src_b, ref_b, 4, PAPER_ALPHA, label="shipped (averaged)")[0],
+        "beam_a0": score(shipped, src_b, ref_b, 4, 0.0, label="shipped (averaged)")[0],
+        "beam_100": score(shipped, test_src[:100], test_ref[:100], 4, PAPER_ALPHA, label="shipped (averaged)")[0],
+    }
+    if raw_dir is not None:
+        raw = load_model(raw_dir)
+        out["raw_greedy"] = score(raw, test_src, test_ref, 1, label=f"last checkpoint alone ({raw_dir.name})")[0]
+    return out
+
+
+def render(model_dir: Path, run: Path | None, scores: dict[str, Score], samples: list[tuple[str, str]],
+           template: str, status: str = "") -> str:
+    meta = json.loads((model_dir / "config.json").read_text(encoding="utf-8"))
+    cfg, info = meta["model"], meta.get("meta", {})
+    valid, last = run_history(run)
+    step = int(info.get("step") or (last or {}).get("step") or 0)
+    hours = (last or {}).get("elapsed_s", info.get("elapsed_s", 0.0)) / 3600
+    averaged = info.get("averaged", [])
+    valid_rows = [[str(r["step"]), f"{r['valid_loss']:.3f}",
+                   "" if r.get("valid_bleu") is None else f"{r['valid_bleu']:.1f}"] for r in valid]
+    comparisons = [scores[k] for k in ("raw_greedy", "greedy") if k in scores]
+    comparisons += [scores["greedy_b"], scores["beam_a0"], scores["beam"]]
+    fields = {
+        "layers": cfg["n_layers"], "d_model": cfg["d_model"], "heads": cfg["n_heads"], "d_ff": cfg["d_ff"],
+        "dropout": cfg["dropout"], "vocab": f"{cfg['vocab_size']:,}", "steps": f"{step:,}",
+        "averaged": ", ".join(averaged) if averaged else "none",
+        "n_averaged": len(averaged), "hours": f"{hours:.1f}",
+        "hardware": f"{os.cpu_count()} CPU cores ({cpu_name()}), fp32",
+        "valid_table": _table(valid_rows, ["step", "valid loss", "valid BLEU (200 sentences, greedy)"]),
+        "score_table": _table(_score_rows([scores["greedy"], scores["beam"]]), ["model", "test sentences", "decoding", "BLEU", "chrF"]),
+        "ablation_table": _table(_score_rows(comparisons), ["model", "test sentences", "decoding", "BLEU", "chrF"]),
+        "beam_n": f"{scores['beam'].sentences:,}", "bleu_100": f"{scores['beam_100'].bleu:.2f}",
+        "chrf_100": f"{scores['beam_100'].chrf:.2f}",
+        "floor_bleu": floors(scores["beam_100"])["bleu_100"], "floor_chrf": floors(scores["beam_100"])["chrf_100"],
+        "samples_table": _table([[s, t] for s, t in samples], ["English", "this model (beam 4)"]),
+        "date": time.strftime("%Y-%m-%d"), "status": status.strip(),
+    }
+    return template.format(**fields)
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(prog="python -m model.card", description=__doc__.splitlines()[0])
+    p.add_argument("--model", type=Path, default=Path("assets/default-model"))
+    p.add_argument("--run", type=Path, help="the training run folder (log.jsonl, last checkpoint)")
+    p.add_argument("--template", type=Path, default=Path(__file__).with_name("card_template.md"))
+    p.add_argument("--status", default="", help="a paragraph on where the model stands (Markdown)")
+    p.add_argument("--beam-limit", type=int, default=1000, help="test sentences for the beam comparisons")
+    a = p.parse_args(argv)
+    held = a.model / "heldout"
+    test_src = (held / "test.en").read_text(encoding="utf-8").splitlines()
+    test_ref = (held / "test.de").read_text(encoding="utf-8").splitlines()
+    raw = None
+    if a.run is not None and (a.run / "LATEST").is_file():
+        raw = a.run / (a.run / "LATEST").read_text().strip()
+    scores = measure(a.model, raw, test_src, test_ref, a.beam_limit)
+    for s in scores.values():
+        print(f"{s.label:40} {s.sentences:5} beam {s.beam} α {s.alpha:g}: BLEU {s.bleu:6.2f} chrF {s.chrf:6.2f} ({s.seconds} s)")
+    shipped = load_model(a.model)
+    english = [t for t in (a.model / "samples.en").read_text(encoding="utf-8").splitlines() if t.strip()]
+    samples = list(zip(english, translate_many(shipped.model, shipped.tokenizer, english, beam_size=4)))
+    text = render(a.model, a.run, scores, samples, a.template.read_text(encoding="utf-8"), a.status)
+    (a.model / "MODEL_CARD.md").write_text(text, encoding="utf-8")
+    (a.model / "floors.json").write_text(json.dumps(floors(scores["beam_100"])) + "\n", encoding="utf-8")
+    (a.model / "scores.json").write_text(json.dumps({k: vars(v) for k, v in scores.items()}, indent=1,
+                                                    ensure_ascii=False) + "\n", encoding="utf-8")
+    print(f"wrote {a.model / 'MODEL_CARD.md'} and floors.json")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
