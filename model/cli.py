@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import signal
 import sys
 import threading
@@ -18,7 +19,7 @@ from model.errors import TrainingError, UserError
 
 
 def _fmt_time(s: float | None) -> str:
-    if s is None or s != s or s == float("inf"):
+    if s is None or math.isnan(s) or math.isinf(s):
         return "?"
     s = int(s)
     return f"{s // 3600}h{s % 3600 // 60:02d}m" if s >= 3600 else f"{s // 60}m{s % 60:02d}s"
@@ -86,7 +87,7 @@ def cmd_train(a) -> int:
     if not (a.src or a.tsv or a.task or a.resume):
         raise UserError("give a corpus: --src F --tgt F, --tsv F or --task reverse|copy|sort|dates")
     if getattr(a, "gpus", 0) and a.gpus > 1:
-        from model.distributed import launch  # noqa: PLC0415 (torchrun launcher, multi-GPU only)
+        from model.distributed import launch
         return launch(sys.argv[1:] if a.argv is None else a.argv, a.gpus)
     cfg = _train_config(a)
     if a.resume and not a.out:

@@ -136,6 +136,7 @@ def validate(model: Transformer, data: Data, cfg: TrainConfig, device: torch.dev
     bleu = None
     if cfg.valid_bleu_sentences and data.valid_pairs:
         import sacrebleu  # imported here: it is slow to import and only validation needs it
+
         from model.decode import translate_many
         pairs = data.valid_pairs[: cfg.valid_bleu_sentences]
         hyps = translate_many(model, data.tokenizer, [s for s, _ in pairs])

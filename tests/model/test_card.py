@@ -49,6 +49,6 @@ def test_card_scores_floors_history_and_samples(tmp_path):
     assert [r["step"] for r in valid] == [30, 60] and last["step"] == 60
     for r in valid:
         assert f"| {r['step']} | {r['valid_loss']:.3f} |" in card
-    sample_rows = [line for line in card.splitlines() if line.startswith("| 1 2 3 |") or line.startswith("| 4 5 6 7 |")]
+    sample_rows = [line for line in card.splitlines() if line.startswith(("| 1 2 3 |", "| 4 5 6 7 |"))]
     assert len(sample_rows) == 2  # blank lines in samples.en are skipped
     assert sample_rows[0] == f"| 1 2 3 | {translate_many(loaded.model, loaded.tokenizer, ['1 2 3'], beam_size=4)[0]} |"
