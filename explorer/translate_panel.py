@@ -51,8 +51,10 @@ class TranslatePanel(QWidget):
 
         self.beam_spin = QSpinBox()
         self.beam_spin.setRange(1, 8)
-        self.beam_spin.setValue(1)
-        self.beam_spin.setToolTip("Beam size: 1 is greedy decoding; larger searches more hypotheses")
+        # Beam 4 with length penalty 0.6, as in the paper (section 6.1) and the command line: a better
+        # translation than greedy for ~0.1 s more. 1 is greedy decoding, one best piece at a time.
+        self.beam_spin.setValue(4)
+        self.beam_spin.setToolTip("Beam size: 4 as in the paper; 1 is greedy decoding (one best piece at a time)")
         self.translate_button = QPushButton("Translate")
         make_primary(self.translate_button)
         self.translate_button.setToolTip("Translate the sentence (Ctrl+Enter)")

@@ -139,6 +139,7 @@ class FakeModel:
         self.translate_delay = 0.0
         self.translate_threads: list[str] = []
         self.translated_ids: list[int] = []
+        self.beam_sizes: list[int] = []
 
     def make_model_dir(self, name: str = "fake-model") -> Path:
         folder = self.root / name
@@ -165,6 +166,7 @@ class FakeModel:
             raise RuntimeError("kaboom")
         time.sleep(self.translate_delay)
         self.translated_ids.append(request_id)
+        self.beam_sizes.append(beam_size)
         return make_translation(text, request_id)
 
 

@@ -67,7 +67,7 @@ def test_work_runs_off_the_gui_thread(loaded, fake_model):
     assert fake_model.translate_threads and "MainThread" not in fake_model.translate_threads
 
 
-def test_ctrl_enter_translates_the_source(qtbot, loaded):
+def test_ctrl_enter_translates_the_source(qtbot, loaded, fake_model):
     win = loaded
     win.translate_panel.set_text("a b c")
     win.activateWindow()
@@ -75,6 +75,11 @@ def test_ctrl_enter_translates_the_source(qtbot, loaded):
     with qtbot.waitSignal(win.controller.translation_ready, timeout=TIMEOUT) as blocker:
         qtbot.keyClick(win.translate_panel.source_edit, Qt.Key.Key_Return, Qt.KeyboardModifier.ControlModifier)
     assert blocker.args[0].text == "c b a"
+    assert fake_model.beam_sizes[-1] == 4  # the paper's beam, as on the command line, unless changed
+    win.translate_panel.beam_spin.setValue(1)
+    with qtbot.waitSignal(win.controller.translation_ready, timeout=TIMEOUT):
+        qtbot.keyClick(win.translate_panel.source_edit, Qt.Key.Key_Return, Qt.KeyboardModifier.ControlModifier)
+    assert fake_model.beam_sizes[-1] == 1
 
 
 def test_overlapping_requests_show_only_the_newest(qtbot, loaded, fake_model):
