@@ -3,6 +3,8 @@ PY ?= python3
 DATA ?= data
 RUN ?= runs/default
 MINUTES ?= 170
+# bf16 autocast on CPUs that compute bf16 natively (AVX512-BF16/AMX): 1.3x faster here; `make CPU_AMP=` turns it off.
+CPU_AMP ?= $(shell $(PY) -c "from model.train import cpu_has_native_bf16 as f; print('--cpu-amp' if f() else '')" 2>/dev/null)
 
 .PHONY: test data-ding default-model default-model-resume ship-default-model model-card bench
 
@@ -19,11 +21,12 @@ default-model: data-ding
 	$(PY) -m model.cli train --src $(DATA)/ding-mix-v2/train.en --tgt $(DATA)/ding-mix-v2/train.de \
 	  --valid-src $(DATA)/ding-mix-v2/valid.en --valid-tgt $(DATA)/ding-mix-v2/valid.de --out $(RUN) \
 	  --preset small --dropout 0.15 --vocab-size 8000 --batch-tokens 6000 --warmup 1000 --lr-scale 0.8 \
-	  --max-steps 40000 --max-minutes $(MINUTES) --valid-every 1000 --checkpoint-every 250 --keep 6 --threads 2
+	  --max-steps 40000 --max-minutes $(MINUTES) --valid-every 1000 --checkpoint-every 250 --keep 6 --threads 2 \
+	  $(CPU_AMP)
 
 default-model-resume:
 	$(PY) -m model.cli train --resume $(RUN) --max-steps 40000 --max-minutes $(MINUTES) \
-	  --valid-every 1000 --checkpoint-every 250 --keep 6 --threads 2
+	  --valid-every 1000 --checkpoint-every 250 --keep 6 --threads 2 $(CPU_AMP)
 
 # Average the last checkpoints (paper, section 6.1) into the shipped folder.
 ship-default-model:

@@ -20,7 +20,7 @@ from PySide6 import QtWidgets
 from PySide6.QtCore import Signal
 
 from explorer import style
-from explorer.train_worker import TrainRequest
+from explorer.train_worker import CPU_BF16, TrainRequest
 from model.config import PRESETS, TrainConfig
 from model.errors import UserError
 
@@ -211,8 +211,9 @@ class TrainForm(QtWidgets.QWidget):
             self.device_combo.removeItem(1)
         for key, label in choices:
             self.device_combo.addItem(label, key)
-        if choices and not self._devices_touched:
-            self.device_combo.setCurrentIndex(1)
+        gpus = [i for i in range(self.device_combo.count()) if self.device_combo.itemData(i).startswith("cuda")]
+        if gpus and not self._devices_touched:
+            self.device_combo.setCurrentIndex(gpus[0])
 
     def set_device(self, key: str) -> None:
         index = self.device_combo.findData(key)
@@ -270,13 +271,17 @@ class TrainForm(QtWidgets.QWidget):
             raise UserError("Choose an output folder for the checkpoints.")
         device = self.device_combo.currentData()
         n_gpus = int(device.split(":")[1]) if device.startswith("all:") else 0
+        cpu_amp = device == CPU_BF16
+        if cpu_amp:
+            device = "cpu"
         cfg = TrainConfig(
             out_dir=str(Path(self.output_folder()).expanduser()), model=self._model_config(),
             max_steps=self.max_steps_spin.value() or None, max_minutes=self.max_minutes_spin.value() or None,
             warmup_steps=self.warmup_spin.value(), lr_scale=self.lr_scale_spin.value(),
             batch_tokens=self.batch_spin.value(), valid_every=self.valid_every_spin.value(),
             checkpoint_every=self.checkpoint_every_spin.value(), device="cuda" if n_gpus else device,
-            probe_sentence=self.probe_sentence(), probe_every=self.probe_every_spin.value(), **corpus)
+            probe_sentence=self.probe_sentence(), probe_every=self.probe_every_spin.value(), cpu_amp=cpu_amp,
+            **corpus)
         # A resumed run reads its corpus from the checkpoint's saved settings: no need to rebuild it.
         ding = self.ding_combo.currentData() if kind == "ding" and not resume else None
         return TrainRequest(cfg, resume=resume, n_gpus=n_gpus, ding_reverse=ding)

@@ -118,7 +118,7 @@ class TrainWorker(QObject):
     @Slot()
     def find_devices(self) -> None:
         try:
-            self.devices_found.emit(device_choices(_cuda_devices()))
+            self.devices_found.emit(device_choices(_cuda_devices(), cpu_bf16=_cpu_bf16()))
         except Exception as exc:  # noqa: BLE001 - no GPU list is not worth more than a log line
             self.note.emit(f"Could not list the GPUs: {error_message(exc)}")
             self.devices_found.emit([])
@@ -178,6 +178,9 @@ class TrainWorker(QObject):
                            valid_src=str(data / f"valid.{src}"), valid_tgt=str(data / f"valid.{tgt}"))
 
 
+CPU_BF16 = "cpu-bf16"  # the CPU with bf16 autocast (TrainConfig.cpu_amp)
+
+
 def _cuda_devices() -> list[tuple[int, str, float]]:
     """(index, name, GiB) of each CUDA GPU; the distributed module's list when it is installed."""
     try:
@@ -192,9 +195,15 @@ def _cuda_devices() -> list[tuple[int, str, float]]:
     return list(cuda_devices())
 
 
-def device_choices(gpus: list[tuple[int, str, float]]) -> list[tuple[str, str]]:
-    """(key, label) for each GPU, then "All GPUs (N)" when there is more than one."""
-    choices = [(f"cuda:{i}", f"GPU {i}: {name} ({mem:.0f} GiB)") for i, name, mem in gpus]
+def _cpu_bf16() -> bool:
+    from model.train import cpu_has_native_bf16
+    return cpu_has_native_bf16()
+
+
+def device_choices(gpus: list[tuple[int, str, float]], cpu_bf16: bool = False) -> list[tuple[str, str]]:
+    """(key, label) for the CPU's bf16 mode when it has one, each GPU, then "All GPUs (N)" for several."""
+    choices = [(CPU_BF16, "CPU, bf16 math (faster)")] if cpu_bf16 else []
+    choices += [(f"cuda:{i}", f"GPU {i}: {name} ({mem:.0f} GiB)") for i, name, mem in gpus]
     if len(gpus) > 1:
         choices.append((f"all:{len(gpus)}", f"All GPUs ({len(gpus)})"))
     return choices

@@ -75,7 +75,7 @@ def _train_config(a):
         label_smoothing=a.label_smoothing, valid_every=a.valid_every, checkpoint_every=a.checkpoint_every,
         seed=a.seed, device=a.device, threads=a.threads, src=a.src or "", tgt=a.tgt or "",
         tsv=a.tsv or "", task=a.task or "", valid_src=a.valid_src or "", valid_tgt=a.valid_tgt or "",
-        report_every=a.report_every, keep_checkpoints=a.keep,
+        report_every=a.report_every, keep_checkpoints=a.keep, cpu_amp=a.cpu_amp,
     )
 
 
@@ -220,6 +220,8 @@ def build_parser() -> argparse.ArgumentParser:
         t.add_argument(f"--{name}", type=int)
     t.add_argument("--dropout", type=float)
     t.add_argument("--device", default="cpu")
+    t.add_argument("--cpu-amp", action="store_true",
+                   help="CPU: bf16 autocast (needs AVX512-BF16 or AMX; weights stay fp32)")
     t.add_argument("--gpus", type=int, default=0, help="train on N local GPUs through torchrun (DDP)")
     t.add_argument("--backend", choices=("nccl", "gloo"),
                    help="with --gpus: nccl (GPUs, the default) or gloo (N CPU processes)")

@@ -101,6 +101,7 @@ class TrainConfig:
     seed: int = 1
     device: str = "cpu"
     amp: bool = True  # CUDA only: bf16 where supported, else fp16 with a loss scaler
+    cpu_amp: bool = False  # CPU only: bf16 autocast on CPUs with native bf16 (see train._amp); opt-in
     max_tokens_per_sentence: int = 128  # longer pairs are skipped (and reported)
     n_valid: int = 500  # held out of the training corpus when no valid set is given
     probe_sentence: str = ""  # translated at each report_every for the live attention view

@@ -95,6 +95,20 @@ def test_form_builds_requests_for_devices_and_keeps_a_chosen_folder(panel, tmp_p
     assert device_choices([(0, "A100", 40.0)]) == [("cuda:0", "GPU 0: A100 (40 GiB)")]
 
 
+def test_cpu_bf16_device_choice_asks_for_cpu_autocast(panel, tmp_path):
+    form = panel.form
+    configure(panel, tmp_path / "run")
+    form.set_devices(device_choices([(0, "H200", 139.8)], cpu_bf16=True))
+    labels = [form.device_combo.itemText(i) for i in range(form.device_combo.count())]
+    assert labels == ["CPU", "CPU, bf16 math (faster)", "GPU 0: H200 (140 GiB)"]
+    assert form.device_combo.currentData() == "cuda:0"  # a GPU still comes first when there is one
+    form.set_device("cpu-bf16")
+    cfg = form.request().config
+    assert (cfg.device, cfg.cpu_amp) == ("cpu", True)
+    form.set_device("cpu")
+    assert form.request().config.cpu_amp is False
+
+
 def test_curves_and_stats_show_what_the_records_carry(qtbot):
     curves, stats = TrainingCurves(), StatsStrip()
     qtbot.addWidget(curves)
