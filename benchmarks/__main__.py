@@ -29,6 +29,7 @@ ROWS = (
     ("train_ratio_base", "Training speed vs nn.Transformer, base", "×", (">=", 1.1)),
     ("train_ratio_small_matched", "… vs nn.Transformer without its 2 extra dropouts, small", "×", None),
     ("train_ratio_base_matched", "… vs nn.Transformer without its 2 extra dropouts, base", "×", None),
+    ("train_cpu_amp_speedup_small", "Our training with --cpu-amp (bf16) vs fp32, small", "×", None),
     ("mfu_base", "Model FLOPs utilisation, base (of measured sgemm peak)", "", None),
     ("mfu_base_torch", "… nn.Transformer's, base", "", None),
     ("greedy20_ms_p50", "Translate 20 pieces, greedy + capture (p50)", "ms", ("<=", 50)),

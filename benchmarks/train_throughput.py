@@ -44,6 +44,7 @@ from model.config import BOS_ID, EOS_ID, ModelConfig, preset
 from model.data import Encoded, collate, make_batches
 from model.layers import sinusoidal_table
 from model.tokenizer import Tokenizer
+from model.train import cpu_has_native_bf16
 from model.transformer import Transformer
 
 EPS, CLIP, LR = 0.1, 1.0, 1e-4  # label smoothing and clipping as model.train's defaults
@@ -85,6 +86,11 @@ def our_step(model: Transformer, optimizer, src: Tensor, tgt: Tensor) -> None:
     loss.backward()
     torch.nn.utils.clip_grad_norm_(model.parameters(), CLIP)
     optimizer.step()
+
+
+def our_bf16_step(model: Transformer, optimizer, src: Tensor, tgt: Tensor) -> None:
+    with torch.autocast("cpu", dtype=torch.bfloat16):
+        our_step(model, optimizer, src, tgt)  # backward and Adam run outside autocast's casts anyway
 
 
 def reference_step(model: TorchTransformer, optimizer, src: Tensor, tgt: Tensor) -> None:
@@ -148,12 +154,16 @@ def real_tokens(cfg: ModelConfig, src: Tensor, tgt: Tensor) -> int:
 
 
 def compare(cfg: ModelConfig, batches: list[tuple[Tensor, Tensor]], rounds: int, gemm_n: int = 0,
-            log=print) -> dict:
-    """Interleaved steps of ours and both references on the same batches; optionally an sgemm per round."""
+            log=print, bf16: bool = False) -> dict:
+    """Interleaved steps of ours and both references on the same batches; optionally an sgemm per round,
+    and (``bf16``) our step under CPU bf16 autocast, as ``train --cpu-amp`` runs it."""
     torch.manual_seed(0)
     models = {"ours": Transformer(cfg).train(), "torch": TorchTransformer(cfg).train(),
               "torch_matched": TorchTransformer(cfg, matched=True).train()}
     steps = {name: (our_step if name == "ours" else reference_step) for name in models}
+    if bf16:
+        models["ours_bf16"] = Transformer(cfg).train()
+        steps["ours_bf16"] = our_bf16_step
     optimizers = {name: adam(m) for name, m in models.items()}
     for name, model in models.items():  # warm-up: allocator, thread pool, optimizer state
         steps[name](model, optimizers[name], *batches[0])
@@ -185,6 +195,8 @@ def compare(cfg: ModelConfig, batches: list[tuple[Tensor, Tensor]], rounds: int,
               "ratio_wall": median_ratio(wall["torch"], wall["ours"]),
               "ratio_matched_wall": median_ratio(wall["torch_matched"], wall["ours"]),
               "tokens": tokens, "padded_tokens": [int(s.numel() + t.numel()) for s, t in batches[:rounds]]}
+    if bf16:
+        result["bf16_speedup"] = median_ratio(times["ours"], times["ours_bf16"])
     for name in models:
         result[f"{name}_tokens_per_s"] = float(np.median([n / t for n, t in zip(tokens, times[name])]))
         result[f"{name}_tokens_per_wall_s"] = float(np.median([n / t for n, t in zip(tokens, wall[name])]))
@@ -226,12 +238,15 @@ def _run(tok: Tokenizer | None, corpus: Path | None, quick: bool, log) -> dict:
         batches = make_step_batches(cfg, src_len, tgt_len, batch_tokens, rounds)
         log(f"  train {name}: {len(batches)} batches of ≤ {batch_tokens} tokens, {rounds} rounds")
         t0 = time.perf_counter()
-        res = compare(cfg, batches, rounds, gemm_n=(256 if quick else 2048) if name == "base" else 0, log=log)
+        res = compare(cfg, batches, rounds, gemm_n=(256 if quick else 2048) if name == "base" else 0, log=log,
+                      bf16=name == "small" and cpu_has_native_bf16())
         res.update(batch_tokens=batch_tokens, rounds=rounds, seconds=round(time.perf_counter() - t0, 1),
                    config=cfg.to_dict())
         out["train"][name] = res
         out[f"train_ratio_{name}"] = res["ratio"]
         out[f"train_ratio_{name}_matched"] = res["ratio_matched"]
+    if "bf16_speedup" in out["train"]["small"]:
+        out["train_cpu_amp_speedup_small"] = out["train"]["small"]["bf16_speedup"]
     out["mfu_base"] = out["train"]["base"]["ours_mfu"]
     out["mfu_base_torch"] = out["train"]["base"]["torch_mfu"]
     return out
