@@ -97,6 +97,7 @@ class MainWindow(QMainWindow):
         self.splitter.setStretchFactor(0, 0)
         self.splitter.setStretchFactor(1, 1)
         self.splitter.setSizes([420, 1180])
+        self._sidebar_sized = False  # until the first show, which sizes it to the window
         self.setCentralWidget(self.splitter)
 
         self._build_status_bar()
@@ -177,6 +178,16 @@ class MainWindow(QMainWindow):
         self.empty_state.train_clicked.connect(self.request_train)
         self.attention_panel.controls.colormap_changed.connect(self._on_panel_colormap)
         self.train_panel.open_requested.connect(self.open_trained)
+
+    def showEvent(self, event) -> None:
+        super().showEvent(event)
+        if not self._sidebar_sized:
+            # A quarter of the window for the sentence panel: 420 px at 1600, but only ~280 at 1024,
+            # so that a projector's narrow screen leaves the maps most of the room.
+            self._sidebar_sized = True
+            width = self.splitter.width() or self.width()
+            side = max(self.splitter.widget(0).minimumSizeHint().width(), min(420, round(0.27 * width)))
+            self.splitter.setSizes([side, max(1, width - side)])
 
     # -- public API --------------------------------------------------------------------------
 

@@ -64,6 +64,7 @@ class AttentionPanel(QtWidgets.QWidget):
         self.empty_label = QtWidgets.QLabel(EMPTY_TEXT)
         self.empty_label.setAlignment(QtCore.Qt.AlignmentFlag.AlignCenter)
         self.empty_label.setEnabled(False)  # the palette's disabled text: quiet, but readable
+        self.empty_label.setWordWrap(True)  # a long hint (the Train tab's) must not widen the window
 
         content = QtWidgets.QWidget()
         content_layout = QtWidgets.QVBoxLayout(content)

@@ -9,12 +9,59 @@ from __future__ import annotations
 from PySide6 import QtCore, QtWidgets
 from PySide6.QtCore import Signal
 
-from model.records import KINDS
 from explorer.views.colormaps import colormap_names
+from model.records import KINDS
 
 KIND_LABELS = {"encoder": "Encoder self", "decoder": "Decoder masked self", "cross": "Encoder–decoder cross"}
+# What the same controls say when the window is narrow (a 1024-px projector, or a large font).
+SHORT_LABELS = {"encoder": "Encoder", "decoder": "Decoder", "cross": "Cross", "mean": "Mean"}
+MEAN_LABEL = "Mean over heads"
 EXPORT_FORMATS = (("png", "Image (PNG)…"), ("svg", "Vector image (SVG)…"),
                   ("csv", "Shown matrix (CSV)…"), ("npz", "All maps (NPZ)…"))
+
+
+class _Shortenable:
+    """A button with a long and a short label; the row decides which all of them show (``set_short``).
+
+    Its minimum width is the short label's, so long labels no longer set the window's minimum width:
+    the window fits a 1024-px screen, and the long labels come back when there is room for all of them.
+    """
+
+    def _init_labels(self, long: str, short: str) -> None:
+        self._long, self._short = long, short
+        self.setText(long)
+        # Preferred, not a push button's Minimum: the layout may then shrink it to the short label.
+        self.setSizePolicy(QtWidgets.QSizePolicy.Policy.Preferred, self.sizePolicy().verticalPolicy())
+
+    def width_for(self, text: str) -> int:
+        saved = self.text()
+        self.setText(text)
+        width = super().sizeHint().width()
+        self.setText(saved)
+        return width
+
+    def long_width(self) -> int:
+        return self.width_for(self._long)
+
+    def set_short(self, short: bool) -> None:
+        text = self._short if short else self._long
+        if text != self.text():
+            self.setText(text)
+
+    def minimumSizeHint(self) -> QtCore.QSize:
+        return QtCore.QSize(self.width_for(self._short), super().minimumSizeHint().height())
+
+
+class ShortenableButton(_Shortenable, QtWidgets.QPushButton):
+    def __init__(self, long: str, short: str) -> None:
+        super().__init__()
+        self._init_labels(long, short)
+
+
+class ShortenableCheckBox(_Shortenable, QtWidgets.QCheckBox):
+    def __init__(self, long: str, short: str) -> None:
+        super().__init__()
+        self._init_labels(long, short)
 
 
 class AttentionControls(QtWidgets.QWidget):
@@ -31,7 +78,7 @@ class AttentionControls(QtWidgets.QWidget):
         kinds = QtWidgets.QHBoxLayout()
         kinds.setSpacing(0)
         for i, kind in enumerate(KINDS):
-            button = QtWidgets.QPushButton(KIND_LABELS[kind])
+            button = ShortenableButton(KIND_LABELS[kind], SHORT_LABELS[kind])
             button.setCheckable(True)
             button.setToolTip(f"{KIND_LABELS[kind]}-attention (PageUp/PageDown)")
             button.setFocusPolicy(QtCore.Qt.FocusPolicy.NoFocus)
@@ -42,7 +89,7 @@ class AttentionControls(QtWidgets.QWidget):
 
         self.layer_spin = self._spin("Layer (Up/Down)")
         self.head_spin = self._spin("Head (Left/Right)")
-        self.mean_box = QtWidgets.QCheckBox("Mean over heads")
+        self.mean_box = ShortenableCheckBox(MEAN_LABEL, SHORT_LABELS["mean"])
         self.mean_box.setToolTip("Average the heads of the layer (M)")
         self.mean_box.setFocusPolicy(QtCore.Qt.FocusPolicy.NoFocus)
         self.mean_box.toggled.connect(self._on_mean)
@@ -75,7 +122,16 @@ class AttentionControls(QtWidgets.QWidget):
         extras.addWidget(QtWidgets.QLabel("Colours"))
         extras.addWidget(self.cmap_combo)
         extras.addWidget(export)
+        self._shortenable = [*self._kind_group.buttons(), self.mean_box]
         self.set_limits(1, 1)
+
+    def resizeEvent(self, event) -> None:
+        """Long labels on every button when they all fit on the row, else short ones on every button."""
+        row = self.layout()
+        needed = row.sizeHint().width() + sum(w.long_width() - w.sizeHint().width() for w in self._shortenable)
+        for w in self._shortenable:
+            w.set_short(event.size().width() < needed)
+        super().resizeEvent(event)
 
     def _spin(self, tip: str) -> QtWidgets.QSpinBox:
         spin = QtWidgets.QSpinBox()

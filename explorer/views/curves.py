@@ -16,6 +16,7 @@ import numpy as np
 import pyqtgraph as pg
 from PySide6 import QtCore, QtGui, QtWidgets
 
+from explorer.views.flow_layout import FlowLayout
 from model.records import TrainProgress
 
 TRAIN_PEN = "#1f5fbf"  # the app's accent: the curve people look at first
@@ -42,11 +43,11 @@ def _number(value: float | None, fmt: str) -> str:
 
 
 class StatsStrip(QtWidgets.QWidget):
-    """One row of 'title / value' pairs; the GPU memory pair is hidden on CPU runs."""
+    """A row of 'title / value' pairs that wraps when narrow; the GPU memory pair is hidden on CPU runs."""
 
     def __init__(self, parent=None) -> None:
         super().__init__(parent)
-        row = QtWidgets.QHBoxLayout(self)
+        row = FlowLayout(self, spacing=0)
         row.setContentsMargins(4, 2, 4, 2)
         self._values: dict[str, QtWidgets.QLabel] = {}
         self._boxes: dict[str, QtWidgets.QWidget] = {}
@@ -66,7 +67,6 @@ class StatsStrip(QtWidgets.QWidget):
             col.addWidget(value)
             row.addWidget(box)
             self._values[key], self._boxes[key] = value, box
-        row.addStretch(1)
         self.clear()
 
     def clear(self) -> None:

@@ -231,3 +231,29 @@ def test_export_menu_writes_the_chosen_formats(qtbot, loaded, monkeypatch, tmp_p
 
 def test_window_has_the_app_icon(window):
     assert not window.windowIcon().isNull()
+
+
+def test_window_fits_a_1024_px_projector_and_labels_adapt(qtbot, loaded):
+    """At 1024 × 768 nothing forces the window wider: long labels shorten, the stats strip wraps."""
+    from explorer.views.controls import KIND_LABELS, SHORT_LABELS
+    window = loaded
+    assert window.minimumSizeHint().width() <= 1024
+    buttons = {kind: window.attention_panel.controls.kind_button(kind) for kind in KIND_LABELS}
+    window.resize(1600, 900)
+    qtbot.waitUntil(lambda: window.width() == 1600)
+    qtbot.waitUntil(lambda: all(b.text() == KIND_LABELS[k] for k, b in buttons.items()))
+    window.resize(1024, 768)
+    qtbot.waitUntil(lambda: window.width() == 1024)
+    qtbot.waitUntil(lambda: buttons["cross"].text() == SHORT_LABELS["cross"])
+    for button in buttons.values():  # whatever it says, it is fully visible in its own width
+        assert button.fontMetrics().horizontalAdvance(button.text()) < button.width()
+
+    stats = window.train_panel.stats
+    boxes = [b for b in stats._boxes.values() if not b.isHidden()]
+    one_row, narrow = stats.layout().heightForWidth(2000), stats.layout().heightForWidth(300)
+    assert narrow > one_row  # wraps onto more rows instead of demanding width
+    stats.resize(300, narrow)
+    stats.layout().setGeometry(stats.rect())
+    rects = [b.geometry() for b in boxes]
+    assert all(stats.rect().contains(r) for r in rects)
+    assert not any(a.intersects(b) for i, a in enumerate(rects) for b in rects[i + 1:])
