@@ -29,8 +29,11 @@ default-model-resume:
 	  --valid-every 1000 --checkpoint-every 250 --keep 6 --threads 2 $(CPU_AMP)
 
 # Average the last checkpoints (paper, section 6.1) into the shipped folder.
+# The model card, samples and held-out set in assets/default-model stay; only the model files change.
 ship-default-model:
-	$(PY) -m model.cli average $$(ls -d $(RUN)/step-* | tail -n 5) --out assets/default-model --half
+	$(PY) -m model.cli average $$(ls -d $(RUN)/step-* | tail -n 5) --out $(RUN)/averaged --half
+	cp $(RUN)/averaged/config.json $(RUN)/averaged/model.safetensors $(RUN)/averaged/spm.model assets/default-model/
+	cp $(RUN)/$$(cat $(RUN)/LATEST)/train_config.json assets/default-model/
 
 # Measure the shipped model (held-out BLEU/chrF, averaging/beam/length-penalty comparisons, the twenty
 # everyday sentences) and write assets/default-model/MODEL_CARD.md, floors.json and scores.json.

@@ -123,13 +123,15 @@ def render(model_dir: Path, run: Path | None, scores: dict[str, Score], samples:
     valid_rows = [[str(r["step"]), f"{r['valid_loss']:.3f}",
                    "" if r.get("valid_bleu") is None else f"{r['valid_bleu']:.1f}"] for r in valid]
     comparisons = [scores[k] for k in ("raw_greedy", "greedy") if k in scores]
-    comparisons += [scores["greedy_b"], scores["beam_a0"], scores["beam"]]
+    if scores["greedy_b"].sentences != scores["greedy"].sentences:  # greedy on the beam rows' sentences too
+        comparisons.append(scores["greedy_b"])
+    comparisons += [scores["beam_a0"], scores["beam"]]
     fields = {
         "layers": cfg["n_layers"], "d_model": cfg["d_model"], "heads": cfg["n_heads"], "d_ff": cfg["d_ff"],
         "dropout": cfg["dropout"], "vocab": f"{cfg['vocab_size']:,}", "steps": f"{step:,}",
         "averaged": ", ".join(averaged) if averaged else "none",
         "n_averaged": len(averaged), "hours": f"{hours:.1f}",
-        "hardware": f"{os.cpu_count()} CPU cores ({cpu_name()}), fp32",
+        "hardware": f"{os.cpu_count()} CPU cores ({cpu_name()})",
         "valid_table": _table(valid_rows, ["step", "valid loss", "valid BLEU (200 sentences, greedy)"]),
         "score_table": _table(_score_rows([scores["greedy"], scores["beam"]]), ["model", "test sentences", "decoding", "BLEU", "chrF"]),
         "ablation_table": _table(_score_rows(comparisons), ["model", "test sentences", "decoding", "BLEU", "chrF"]),
