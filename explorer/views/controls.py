@@ -34,11 +34,10 @@ class _Shortenable:
         self.setSizePolicy(QtWidgets.QSizePolicy.Policy.Preferred, self.sizePolicy().verticalPolicy())
 
     def width_for(self, text: str) -> int:
-        saved = self.text()
-        self.setText(text)
-        width = super().sizeHint().width()
-        self.setText(saved)
-        return width
+        """The size hint's width with ``text`` shown, computed without changing the label: setText here
+        would post a layout request from inside layout, over and over."""
+        fm = self.fontMetrics()
+        return super().sizeHint().width() - fm.horizontalAdvance(self.text()) + fm.horizontalAdvance(text)
 
     def long_width(self) -> int:
         return self.width_for(self._long)

@@ -164,12 +164,15 @@ class LinesView(QtWidgets.QWidget):
         metrics = QtGui.QFontMetricsF(bold)
         labels = [elide(display_piece(s)) for s in self._rows + self._cols] or [""]
         label_w = max(metrics.horizontalAdvance(s) for s in labels) + 12
+        # Each side is as wide as its column title too, so a narrow canvas shortens the lines, not the titles.
+        side_w = max([label_w] + [metrics.horizontalAdvance(t) + 12 for t in self._titles])
         title_h = metrics.height() * 1.8
         n = max(len(self._rows), len(self._cols), 1)
         pitch = min((rect.height() - title_h - 8) / n, metrics.height() * 2.6)
-        gap = max(120.0, min(rect.width() - 2 * label_w - 20, 520.0))
-        left = rect.center().x() - gap / 2 - label_w
-        x_query, x_key = left + label_w, left + label_w + gap
+        gap = max(120.0, min(rect.width() - 2 * side_w - 20, 520.0))
+        x_query = rect.center().x() - gap / 2
+        x_key = x_query + gap
+        left = x_query - label_w
         # Centre the block (titles + rows) a little above the middle, so short sentences do not
         # hang at the top of an empty canvas.
         spare = max(0.0, rect.height() - title_h - n * pitch)

@@ -75,3 +75,15 @@ def test_lines_are_painted_in_head_colours(lines, qtbot):
         for x in xs for y in range(0, image.height(), 3)
     )
     assert found and target.blue() > target.red()
+
+
+def test_column_titles_stay_inside_a_narrow_canvas(lines, synthetic_maps):
+    from PySide6 import QtGui
+    lines.set_layer(synthetic_maps.cross[1], ["a"] * synthetic_maps.cross.shape[2],
+                    ["b"] * synthetic_maps.cross.shape[3], "Queries (target)", "Keys (source)")
+    rect = QtCore.QRectF(0, 0, 420, 400)  # a 1024-px window leaves the Lines canvas about this wide
+    _, keys, x_query, x_key, _ = lines.layout_tokens(rect)
+    metrics = QtGui.QFontMetricsF(lines._fonts()[1])
+    assert x_query - metrics.horizontalAdvance("Queries (target)") >= rect.left()  # right-aligned at x_query
+    assert x_key + 6 + metrics.horizontalAdvance("Keys (source)") <= rect.right()  # left-aligned at x_key
+    assert x_key - x_query >= 120  # the lines keep room to be read
