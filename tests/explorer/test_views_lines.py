@@ -82,7 +82,7 @@ def test_column_titles_stay_inside_a_narrow_canvas(lines, synthetic_maps):
     lines.set_layer(synthetic_maps.cross[1], ["a"] * synthetic_maps.cross.shape[2],
                     ["b"] * synthetic_maps.cross.shape[3], "Queries (target)", "Keys (source)")
     rect = QtCore.QRectF(0, 0, 420, 400)  # a 1024-px window leaves the Lines canvas about this wide
-    _, keys, x_query, x_key, _ = lines.layout_tokens(rect)
+    _, _, x_query, x_key, _ = lines.layout_tokens(rect)
     metrics = QtGui.QFontMetricsF(lines._fonts()[1])
     assert x_query - metrics.horizontalAdvance("Queries (target)") >= rect.left()  # right-aligned at x_query
     assert x_key + 6 + metrics.horizontalAdvance("Keys (source)") <= rect.right()  # left-aligned at x_key
