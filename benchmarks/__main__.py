@@ -33,6 +33,7 @@ ROWS = (
     ("mfu_base", "Model FLOPs utilisation, base (of measured sgemm peak)", "", None),
     ("mfu_base_torch", "… nn.Transformer's, base", "", None),
     ("greedy20_ms_p50", "Translate 20 pieces, greedy + capture (p50)", "ms", ("<=", 50)),
+    ("greedy20_fp32_ms_p50", "… the same, searched in fp32 alone (no int8 draft)", "ms", None),
     ("beam20_ms_p50", "Translate 20 pieces, beam 4 + capture (p50)", "ms", ("<=", 150)),
     ("cache_speedup_long", "KV cache speed-up, long output (100 pieces forced)", "×", (">", 1.0)),
     ("cache_speedup_greedy50", "KV cache speed-up, greedy translation of 50 pieces", "×", (">", 1.0)),

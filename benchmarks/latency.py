@@ -16,6 +16,7 @@ intra-op threads wait for a thread the OS has not scheduled (see README.md).
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import tempfile
 import threading
@@ -154,6 +155,13 @@ def run(bench: BenchModel, quick: bool = False, log=print) -> dict:
                                            use_cache=cache, max_extra=max_extra)
                         out_lengths[name] = len(result.target_pieces)
                     cases[name] = case
+    # Greedy search checked in fp32 but drafted with the int8 copy (the default) against fp32 alone.
+    exact = dataclasses.replace(loaded, int8_search=False)
+    n20 = 20 if 20 in sentences else max(sentences)
+
+    def fp32_case(name="greedy/20/capture/cache/fp32"):
+        out_lengths[name] = len(translate(exact, sentences[n20], max_extra=max_extra).target_pieces)
+    cases["greedy/20/capture/cache/fp32"] = fp32_case
     # The cache on a long output whatever the model: a partly trained one may stop early.
     long_src = torch.tensor([encode_source(loaded, sentences[max(sentences)])], device=loaded.device)
     long_steps = 20 if quick else LONG_OUTPUT
@@ -183,6 +191,10 @@ def run(bench: BenchModel, quick: bool = False, log=print) -> dict:
         "beam20_ms_p95": table["beam4/20/capture/cache"]["p95"],
         "greedy20_cpu_ms_p50": table["greedy/20/capture/cache"]["cpu_p50"],
         "beam20_cpu_ms_p50": table["beam4/20/capture/cache"]["cpu_p50"],
+        "greedy20_fp32_ms_p50": table["greedy/20/capture/cache/fp32"]["p50"],
+        "int8_draft_speedup_greedy20": median_ratio(times["greedy/20/capture/cache/fp32"],
+                                                    times["greedy/20/capture/cache"]),
+        "int8_search": loaded.search_model() is not None,
         "cache_speedup_long": median_ratio(times[f"forced{long_steps}/nocache"],
                                            times[f"forced{long_steps}/cache"]),
         "cache_speedup_greedy50": speedups["greedy"],

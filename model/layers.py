@@ -92,6 +92,10 @@ class KVCache:
         self.length = end
         return self.k, self.v
 
+    def truncate(self, length: int) -> None:
+        """Forget every position from ``length`` on (a rejected draft, see ``decode.checked_greedy``)."""
+        self.length = min(self.length, length)
+
     def reorder(self, index: Tensor) -> None:
         """Follow the beams that survived a beam-search step."""
         if self._k is not None:
@@ -128,6 +132,11 @@ class MultiHeadAttention(nn.Module):
         b_q, b_kv = self.w_qkv.bias.split([d, 2 * d])
         return (w_q, b_q), (w_kv, b_kv)
 
+    def _query(self, x: Tensor) -> Tensor:
+        """x W^Q + b^Q alone, the first third of the fused projection (cross-attention while decoding)."""
+        d = self.w_o.in_features
+        return F.linear(x, self.w_qkv.weight[:d], self.w_qkv.bias[:d])
+
     def _kv(self, memory: Tensor, weight: Tensor, bias: Tensor, packing: Packing | None) -> tuple[Tensor, Tensor]:
         kv = F.linear(memory, weight, bias)  # (B, S, 2D), or (N, 2D) packed
         if packing is not None:
@@ -157,7 +166,7 @@ class MultiHeadAttention(nn.Module):
             if cache is not None:
                 k, v = cache.append(k, v)
         elif static_kv is not None:  # decoding: K and V were projected once per sentence
-            q = self._split(F.linear(x, self.w_qkv.weight[:d], self.w_qkv.bias[:d]))
+            q = self._split(self._query(x))
             k, v = static_kv
         else:
             (w_q, b_q), w_kv = self._split_weights()

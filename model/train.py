@@ -352,7 +352,7 @@ def _probe(model: Transformer, data: Data, cfg: TrainConfig, device: torch.devic
     from model.decode import translate
     model.eval()
     try:
-        loaded = LoadedModel(model, data.tokenizer, model.cfg, cfg.out_path, str(device))
+        loaded = LoadedModel(model, data.tokenizer, model.cfg, cfg.out_path, str(device), int8_search=False)
         return translate(loaded, cfg.probe_sentence, beam_size=1, capture_attention=True)
     except UserError:
         return None

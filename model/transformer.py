@@ -6,10 +6,10 @@ import math
 from dataclasses import dataclass
 
 import torch
-import torch.nn.functional as F
 from torch import Tensor, nn
 
 from model.config import ModelConfig
+from model.fused_loss import linear_cross_entropy
 from model.layers import DecoderLayer, EncoderLayer, KVCache, Packing, PositionalEncoding
 
 KINDS = ("encoder", "decoder", "cross")
@@ -27,9 +27,15 @@ class Captured:
 class DecoderState:
     """What incremental decoding carries between steps: self-attention caches, cross K/V, position."""
 
-    def __init__(self, model: Transformer, memory: Tensor, src: Tensor | None = None) -> None:
+    def __init__(self, model: Transformer, memory: Tensor, src: Tensor | None = None,
+                 rows: int | None = None) -> None:
+        """memory: (B, S, D) for B sentences; or, with ``rows``, one sentence (1, S, D) that ``rows``
+        hypotheses (a beam) decode together: its cross K/V are then shared views, never copied."""
         self.self_caches = [KVCache() for _ in model.decoder]
         self.cross_kv = [layer.cross_attn.project_kv(memory) for layer in model.decoder]
+        self.shared_source = rows is not None
+        if rows is not None:
+            self.cross_kv = [(k.expand(rows, -1, -1, -1), v.expand(rows, -1, -1, -1)) for k, v in self.cross_kv]
         self.position = 0
         # The source padding mask, made once per sentence rather than at every step; None when nothing
         # is padded (a single sentence), which also spares attention from applying it.
@@ -38,9 +44,18 @@ class DecoderState:
             mask = padding_mask(src, model.cfg.pad_id)
             self.src_mask = None if bool(mask.all()) else mask
 
+    def rewind(self, position: int) -> None:
+        """Go back to just after ``position`` fed pieces, as if the later ones had never been fed."""
+        for cache in self.self_caches:
+            cache.truncate(position)
+        self.position = min(self.position, position)
+
     def reorder(self, index: Tensor) -> None:
+        """Follow the surviving beams: row i continues the hypothesis of row index[i]."""
         for cache in self.self_caches:
             cache.reorder(index)
+        if self.shared_source:
+            return  # every row attends to the same sentence: nothing else depends on the row
         self.cross_kv = [(k.index_select(0, index), v.index_select(0, index)) for k, v in self.cross_kv]
         if self.src_mask is not None:
             self.src_mask = self.src_mask.index_select(0, index)
@@ -166,9 +181,9 @@ class Transformer(nn.Module):
             x, _ = layer(x, src_pack.key_mask, packing=src_pack)
         for layer in self.decoder:
             y, _, _ = layer(y, x, src_pack.key_mask, packing=tgt_pack, memory_packing=src_pack)
-        logits = self.generator(y)  # (N_t, V), rows in the order of tgt_pack.index
-        target = tgt_out.reshape(-1).index_select(0, tgt_pack.index)
-        return F.cross_entropy(logits.float(), target, label_smoothing=label_smoothing)
+        target = tgt_out.reshape(-1).index_select(0, tgt_pack.index)  # rows in the order of tgt_pack.index
+        # The generator and the loss in one chunked pass: the (N_t, V) logits never exist whole.
+        return linear_cross_entropy(y, self.embedding.weight, target, label_smoothing)
 
     def num_parameters(self) -> int:
         return sum(p.numel() for p in self.parameters())

@@ -1,0 +1,131 @@
+"""An int8 copy of the decoder for the search, the part of a translation that CPU memory bandwidth limits.
+
+Why: greedy and beam search run the decoder once per output piece with one row per beam, so every
+step streams all decoder weights and the (V, D) output projection through the CPU: ~21 MB in fp32 for
+the built-in model, ~5 ms a piece on a 2-core VM that gives ~8 GB/s to a core (profiled: the matrix
+products are >80% of a greedy translation, and their time is proportional to the bytes of weight
+read). Stored as int8, one scale per output row, the same products read a quarter of the bytes.
+
+What stays exact: the encoder, the cross-attention keys and values (projected once per sentence) and
+the attention maps, which ``decode.capture`` computes afterwards with the fp32 model over the chosen
+output. Only the choice of the next piece sees int8 arithmetic (relative error ~1% per product); the
+agreement with the fp32 search is measured in tests and benchmarks. ``translate(..., exact=True)``
+searches in fp32.
+
+The kernels are PyTorch's dynamically quantised linear (fbgemm/oneDNN on x86, QNNPACK on ARM): the
+input rows are quantised on the fly, the product accumulates in int32. PyTorch has deprecated these
+quantised-tensor ops in favour of torchao; ``available()`` checks that they exist and compute what they
+should on this machine, and callers fall back to fp32 search when they do not.
+"""
+
+from __future__ import annotations
+
+import copy
+import functools
+import warnings
+
+import torch
+from torch import Tensor, nn
+
+from model.layers import DecoderLayer, MultiHeadAttention, PositionwiseFeedForward
+from model.transformer import Transformer
+
+
+def _pack(weight: Tensor, bias: Tensor | None):
+    """Symmetric per-row int8 quantisation of a (N, K) weight, prepacked for the CPU kernel."""
+    w = weight.detach().float().cpu()
+    scale = (w.abs().amax(dim=1) / 127.0).clamp_min(1e-12).double()  # (N,), one scale per output row
+    zero = torch.zeros(w.size(0), dtype=torch.long)
+    with warnings.catch_warnings():  # the deprecation notice of quantised tensors, once per weight
+        warnings.simplefilter("ignore")
+        qw = torch.quantize_per_channel(w, scale, zero, 0, torch.qint8)
+        return torch.ops.quantized.linear_prepack(qw, None if bias is None else bias.detach().float().cpu())
+
+
+class Int8Linear(nn.Module):
+    """y = x Wᵀ + b with W held as int8 rows; ``weight`` and ``bias`` keep the fp32 originals.
+
+    The originals stay reachable (shared, not copied) for the few products that run once per sentence
+    in fp32, such as the cross-attention keys and values (``MultiHeadAttention.project_kv``).
+    """
+
+    # False: 8-bit activations. On CPUs without VNNI the kernel's 16-bit pair sums may saturate; the
+    # fp32 check in ``decode.checked_greedy`` makes any such error cost speed, never a different output.
+    reduce_range = False
+
+    def __init__(self, weight: Tensor, bias: Tensor | None, rows: int | None = None) -> None:
+        super().__init__()
+        self.weight, self.bias = weight, bias  # plain tensors: this module is never trained
+        self.in_features, self.out_features = weight.size(1), weight.size(0) if rows is None else rows
+        w = weight if rows is None else weight[:rows]
+        self._packed = _pack(w, None if bias is None else (bias if rows is None else bias[:rows]))
+
+    @classmethod
+    def of(cls, linear: nn.Linear) -> Int8Linear:
+        return cls(linear.weight, linear.bias)
+
+    def forward(self, x: Tensor) -> Tensor:
+        return torch.ops.quantized.linear_dynamic(x.float().contiguous(), self._packed, self.reduce_range)
+
+
+class Int8Attention(MultiHeadAttention):
+    """MultiHeadAttention with int8 projections; W^Q alone has its own packed copy for cross-attention."""
+
+    def __init__(self, attn: MultiHeadAttention) -> None:
+        d = attn.w_o.in_features
+        super().__init__(d, attn.n_heads, attn.attn_dropout)
+        self.w_qkv, self.w_o = Int8Linear.of(attn.w_qkv), Int8Linear.of(attn.w_o)
+        self.w_q = Int8Linear(attn.w_qkv.weight, attn.w_qkv.bias, rows=d)
+
+    def _query(self, x: Tensor) -> Tensor:
+        return self.w_q(x)
+
+
+def _int8_layer(layer: DecoderLayer) -> DecoderLayer:
+    """A copy of a decoder layer whose projections are int8; its layer norms are shared, not copied."""
+    out = copy.copy(layer)  # shallow: then give it its own table of sub-modules before replacing any
+    out._modules = dict(layer._modules)
+    out.self_attn, out.cross_attn = Int8Attention(layer.self_attn), Int8Attention(layer.cross_attn)
+    ff = layer.feed_forward
+    out.feed_forward = PositionwiseFeedForward(ff.w_1.in_features, ff.w_1.out_features)
+    out.feed_forward.w_1, out.feed_forward.w_2 = Int8Linear.of(ff.w_1), Int8Linear.of(ff.w_2)
+    return out
+
+
+class Int8SearchModel(Transformer):
+    """The model the search runs: the fp32 encoder and embedding of ``model`` (shared), an int8 decoder
+    and an int8 copy of the tied output projection. For inference only; built in ~20 ms."""
+
+    def __init__(self, model: Transformer) -> None:
+        nn.Module.__init__(self)  # not Transformer.__init__: every module is taken from ``model``
+        self.cfg = model.cfg
+        self.embedding, self.positional, self.dropout = model.embedding, model.positional, model.dropout
+        self.encoder = model.encoder
+        self.decoder = nn.ModuleList(_int8_layer(layer) for layer in model.decoder)
+        self.output = Int8Linear(model.embedding.weight, None)
+        self.eval()
+
+    def generator(self, hidden: Tensor) -> Tensor:
+        return self.output(hidden)
+
+
+@functools.cache
+def available() -> bool:
+    """Whether this PyTorch build has working int8 dynamic linear kernels on this CPU."""
+    try:
+        gen = torch.Generator().manual_seed(0)
+        w, b, x = (torch.randn(16, 32, generator=gen), torch.randn(16, generator=gen),
+                   torch.randn(3, 32, generator=gen))
+        y = Int8Linear(w, b)(x)
+    except (RuntimeError, AttributeError, NotImplementedError):
+        return False
+    ref = x @ w.t() + b
+    return bool(torch.isfinite(y).all()) and float((y - ref).norm() / ref.norm()) < 0.05
+
+
+def search_model(model: Transformer) -> Transformer | None:
+    """The int8 search copy of a CPU model, or None where int8 search cannot run (GPU, no kernels)."""
+    if next(model.parameters()).device.type != "cpu" or not available():
+        return None
+    with torch.inference_mode(False), torch.no_grad():
+        return Int8SearchModel(model)

@@ -1,0 +1,139 @@
+"""The int8 search copy (model/int8.py) and the fp32-checked greedy search that uses it."""
+
+import numpy as np
+import pytest
+import torch
+
+from model import int8
+from model.checkpoint import load_model
+from model.config import BOS_ID, preset
+from model.decode import capture, checked_greedy, greedy, translate
+from model.transformer import DecoderState, Transformer
+
+pytestmark = pytest.mark.skipif(not int8.available(), reason="this PyTorch has no int8 CPU kernels")
+
+SENTENCES = ["3 1 4 1 5", "9 2 6", "2 7 1 8 2 8 1 8 2 8", "5 5 5 5 5 5 5 5", "1", "8 6 4 2 0 8 6 4 2 0 1 3"]
+
+
+@pytest.fixture(scope="module")
+def loaded(tiny_model_dir):
+    return load_model(tiny_model_dir)
+
+
+def _src(loaded, text):
+    return torch.tensor([loaded.tokenizer.encode(text) + [3]])
+
+
+def test_int8_linear_matches_fp32_within_quantisation_error():
+    gen = torch.Generator().manual_seed(0)
+    lin = torch.nn.Linear(64, 48)
+    x = torch.randn(2, 5, 64, generator=gen)  # (B, T, D): the decoder's layout
+    q = int8.Int8Linear.of(lin)
+    with torch.no_grad():
+        ref = lin(x)
+    out = q(x)
+    assert out.shape == ref.shape == (2, 5, 48)
+    rel = float((out - ref).norm() / ref.norm())
+    assert 1e-5 < rel < 0.03  # int8 really is in use, and close
+    assert q.weight is lin.weight and q.bias is lin.bias  # fp32 originals shared, not copied
+    rows = int8.Int8Linear(lin.weight, lin.bias, rows=16)(x)
+    assert rows.shape == (2, 5, 16)
+    assert torch.allclose(rows, out[..., :16], rtol=0.05, atol=0.05)
+
+
+def test_search_model_shares_the_encoder_and_follows_the_fp32_logits(loaded):
+    model = loaded.model
+    before = {k: v.clone() for k, v in model.state_dict().items()}
+    fast = int8.search_model(model)
+    assert fast.encoder is model.encoder and fast.embedding is model.embedding
+    assert all(a is not b for a, b in zip(fast.decoder, model.decoder))
+    src = _src(loaded, "2 7 1 8 2 8")
+    tgt = torch.tensor([[BOS_ID, 5, 6, 7, 8]])
+    with torch.inference_mode():
+        memory, _ = model.encode(src)
+        ref = model.generator(model.decode(tgt, memory, src)[0])
+        out = fast.generator(fast.decode(tgt, memory, src)[0])
+    rel = float((out - ref).norm() / ref.norm())
+    assert 1e-5 < rel < 0.05
+    assert all(torch.equal(before[k], v) for k, v in model.state_dict().items())  # original untouched
+
+
+def test_rewound_state_decodes_like_a_fresh_one(loaded):
+    model = loaded.model
+    src = _src(loaded, "9 2 6 4")
+    with torch.inference_mode():
+        memory, _ = model.encode(src)
+        state = DecoderState(model, memory, src)
+        model.decode(torch.tensor([[BOS_ID, 5, 6, 7]]), memory, src, state=state)
+        state.rewind(2)  # keep <s> 5
+        rewound, _, _ = model.decode(torch.tensor([[9]]), memory, src, state=state)
+        fresh, _, _ = model.decode(torch.tensor([[BOS_ID, 5, 9]]), memory, src)
+    assert state.position == 3
+    assert torch.allclose(rewound[0, -1], fresh[0, -1], atol=1e-5)
+
+
+@pytest.mark.parametrize("text", SENTENCES)
+def test_checked_greedy_is_exactly_fp32_greedy_with_its_maps(loaded, text):
+    src = _src(loaded, text)
+    fast = int8.search_model(loaded.model)
+    out, maps = checked_greedy(loaded.model, fast, src, src.size(1) + 50)
+    assert out == greedy(loaded.model, src, src.size(1) + 50)[0]
+    assert maps is not None
+    for got, ref in zip(maps, capture(loaded.model, src, out)):
+        np.testing.assert_allclose(got, ref, atol=1e-5)
+
+
+@pytest.mark.parametrize("text", SENTENCES)
+def test_a_wrong_draft_is_corrected_to_fp32_greedy(loaded, text):
+    """Draft with an untrained model of the same shape: nearly every piece is wrong, the result is not."""
+    torch.manual_seed(0)
+    stranger = Transformer(loaded.config).eval()
+    stranger.encoder, stranger.embedding = loaded.model.encoder, loaded.model.embedding  # same memory
+    src = _src(loaded, text)
+    max_len = src.size(1) + 50
+    out, maps = checked_greedy(loaded.model, stranger, src, max_len)
+    assert out == greedy(loaded.model, src, max_len)[0]
+    if maps is not None:  # returned only when the last check passed; else translate() captures
+        assert maps[1].shape[-1] == len(out)
+
+
+def test_checked_greedy_respects_max_len(loaded):
+    torch.manual_seed(1)
+    stranger = Transformer(loaded.config).eval()
+    src = _src(loaded, "3 1 4 1 5")
+    out, _ = checked_greedy(loaded.model, stranger, src, 3, capture_attention=False)
+    assert out == greedy(loaded.model, src, 3)[0]
+    assert len(out) <= 3
+
+
+def test_translate_uses_the_int8_copy_only_where_allowed(loaded, tiny_model_dir, monkeypatch):
+    fast = load_model(tiny_model_dir)
+    exact = load_model(tiny_model_dir)
+    exact.int8_search = False
+    assert exact.search_model() is None
+    assert isinstance(fast.search_model(), int8.Int8SearchModel)
+    assert fast.search_model() is fast.search_model()  # built once
+    for text in SENTENCES:
+        a, b = translate(fast, text), translate(exact, text)
+        assert a.text == b.text and a.target_pieces == b.target_pieces
+        np.testing.assert_allclose(a.attention.cross, b.attention.cross, atol=1e-5)
+        np.testing.assert_allclose(a.attention.decoder_self, b.attention.decoder_self, atol=1e-5)
+    # Without working kernels the copy is never built and translation still works, in fp32.
+    def missing(*_):
+        raise RuntimeError("Could not run 'quantized::linear_prepack' with arguments from the 'CPU' backend")
+    int8.available.cache_clear()
+    monkeypatch.setattr(int8, "_pack", missing)
+    try:
+        assert not int8.available()
+        fresh = load_model(tiny_model_dir)
+        assert fresh.search_model() is None
+        assert translate(fresh, SENTENCES[0]).text == translate(exact, SENTENCES[0]).text
+    finally:
+        monkeypatch.undo()
+        int8.available.cache_clear()
+
+
+def test_search_model_refuses_a_model_off_the_cpu():
+    model = Transformer(preset("tiny"))
+    meta = model.to("meta")
+    assert int8.search_model(meta) is None
