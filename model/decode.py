@@ -4,6 +4,9 @@ Attention is captured after the search, by one teacher-forced pass over the chos
 stays on the fast path, and the maps are exactly those of the sentence shown (every beam's maps would
 otherwise have to be carried and reordered). Decoding runs under ``torch.inference_mode``, which skips
 autograd's bookkeeping on every op: ~10% off a greedy translation, whose steps are many small ops.
+
+``translate`` runs greedy search as an int8 draft checked in fp32 where it can (model/speculative.py):
+the same output as ``greedy``, about twice as fast on a CPU.
 """
 
 from __future__ import annotations
@@ -12,10 +15,12 @@ import numpy as np
 import torch
 from torch import Tensor
 
+from model.beam import Beam
 from model.checkpoint import LoadedModel
 from model.config import BOS_ID, EOS_ID
 from model.errors import UserError
 from model.records import AttentionMaps, Translation
+from model.speculative import checked_greedy
 from model.tokenizer import clean_text
 from model.transformer import DecoderState, Transformer
 
@@ -67,11 +72,6 @@ def greedy(model: Transformer, src: Tensor, max_len: int, use_cache: bool = True
     return out
 
 
-def length_penalty(length: int, alpha: float) -> float:
-    """GNMT's lp(Y) = ((5 + |Y|) / 6)^α, the paper's α = 0.6."""
-    return ((5.0 + length) / 6.0) ** alpha
-
-
 @torch.inference_mode()
 def beam_search(model: Transformer, src: Tensor, beam_size: int, max_len: int, alpha: float = 0.6,
                 use_cache: bool = True, memory: Tensor | None = None) -> tuple[list[int], float]:
@@ -81,94 +81,16 @@ def beam_search(model: Transformer, src: Tensor, beam_size: int, max_len: int, a
     """
     memory, _ = model.encode(src) if memory is None else (memory, None)
     k = beam_size
+    beam = Beam(k, alpha, src.device)
     state = DecoderState(model, memory, src, rows=k) if use_cache else None
     memory, src_k = memory.expand(k, -1, -1), src.expand(k, -1)
-    seqs = torch.full((k, 1), BOS_ID, dtype=torch.long, device=src.device)
-    scores = torch.zeros(k, device=src.device)
-    scores[1:] = float("-inf")  # all beams start identical: expand only the first
-    finished: list[tuple[float, list[int]]] = []
-    for step in range(1, max_len + 1):
-        logp = _step_logprobs(model, memory, src_k, seqs, state)  # (k, V)
-        cand = (scores[:, None] + logp).view(-1)
-        top, idx = cand.topk(2 * k)
-        beam_idx, tok = idx // logp.size(1), idx % logp.size(1)
-        keep_beams, keep_tok, keep_scores = [], [], []
-        for s, bi, t in zip(top.tolist(), beam_idx.tolist(), tok.tolist()):
-            if s == float("-inf"):
-                break
-            if t == EOS_ID:
-                finished.append((s / length_penalty(step, alpha), seqs[bi, 1:].tolist() + [EOS_ID]))
-            else:
-                keep_beams.append(bi)
-                keep_tok.append(t)
-                keep_scores.append(s)
-            if len(keep_beams) == k:
-                break
-        if len(finished) >= k or not keep_beams:
+    while beam.step < max_len:
+        index = beam.advance(_step_logprobs(model, memory, src_k, beam.seqs, state))  # from (k, V)
+        if index is None:
             break
-        while len(keep_beams) < k:  # pad with dead beams so tensors keep their shape
-            keep_beams.append(keep_beams[0])
-            keep_tok.append(keep_tok[0])
-            keep_scores.append(float("-inf"))
-        index = torch.tensor(keep_beams, device=src.device)
-        seqs = torch.cat([seqs.index_select(0, index), torch.tensor(keep_tok, device=src.device)[:, None]], 1)
-        scores = torch.tensor(keep_scores, device=src.device)
         if state is not None:
             state.reorder(index)
-    if not finished:  # max_len reached: take the best unfinished beam
-        best = int(scores.argmax())
-        finished.append((float(scores[best]) / length_penalty(seqs.size(1) - 1, alpha), seqs[best, 1:].tolist()))
-    score, ids = max(finished, key=lambda x: x[0])
-    return ids, score
-
-
-def _draft(fast: Transformer, memory: Tensor, src: Tensor, state: DecoderState, seq: list[int],
-           max_len: int) -> list[int]:
-    """Extend ``seq`` (<s> + pieces) greedily with the int8 copy until </s> or max_len pieces.
-
-    ``state`` has already been fed ``seq[:state.position]``; the rest is fed first, in one pass.
-    """
-    seq = list(seq)
-    step = torch.tensor([seq[state.position:]], dtype=torch.long, device=src.device)
-    while True:
-        hidden, _, _ = fast.decode(step, memory, src, state=state)
-        nxt = int(fast.generator(hidden[:, -1]).argmax(-1))
-        seq.append(nxt)
-        if nxt == EOS_ID or len(seq) - 1 >= max_len:
-            return seq
-        step = torch.tensor([[nxt]], dtype=torch.long, device=src.device)
-
-
-@torch.inference_mode()
-def checked_greedy(model: Transformer, fast: Transformer, src: Tensor, max_len: int,
-                   capture_attention: bool = True) -> tuple[list[int], tuple | None]:
-    """Greedy search drafted by ``fast`` (the int8 copy, see model/int8.py), checked by ``model`` in fp32.
-
-    The draft costs little per piece; one teacher-forced fp32 pass then gives the fp32 model's choice at
-    every position at once. Where the two agree throughout, the draft is what fp32 greedy search would
-    have produced; at the first disagreement the fp32 choice is kept and drafting resumes after it (the
-    draft's cache rewound to there). So the result is always the fp32 greedy translation, as in
-    speculative decoding; measured on Ding sentences, ~85% need a single check.
-    With ``capture_attention`` the checking pass is also the capture pass: it returns the maps as well.
-    src: (1, S). Returns (pieces, (enc, dec, cross) maps or None).
-    """
-    memory, enc = model.encode(src, need_weights=capture_attention)
-    state = DecoderState(fast, memory, src)
-    seq, checked = [BOS_ID], 0  # seq[1:1 + checked] agree with fp32
-    while True:
-        seq = _draft(fast, memory, src, state, seq, max_len)
-        generated = seq[1:]
-        tgt = torch.tensor([seq[:-1]], dtype=torch.long, device=src.device)
-        hidden, dec, cross = model.decode(tgt, memory, src, need_weights=capture_attention)
-        best = model.generator(hidden[0]).argmax(-1).tolist()  # fp32 choice after each prefix
-        wrong = next((j for j in range(checked, len(generated)) if best[j] != generated[j]), None)
-        if wrong is None:
-            maps = (_stack(enc), _stack(dec), _stack(cross)) if capture_attention else None
-            return generated, maps
-        seq, checked = seq[: wrong + 1] + [best[wrong]], wrong + 1
-        if best[wrong] == EOS_ID or checked >= max_len:
-            return seq[1:], None  # the maps of this output are still to be captured
-        state.rewind(wrong + 1)  # the cache keeps <s> + the agreed pieces
+    return beam.result()
 
 
 def _stack(ws: list[Tensor]) -> np.ndarray:
@@ -217,12 +139,13 @@ def translate(loaded: LoadedModel, text: str, beam_size: int = 1, capture_attent
     ids = encode_source(loaded, text)
     src = torch.tensor([ids], dtype=torch.long, device=loaded.device)
     max_len = len(ids) + max_extra
+    # The int8 draft (model/speculative.py) changes the speed of greedy search, never its result.
     fast = loaded.search_model() if beam_size == 1 and use_cache and not head_masks else None
     captured, encoded = None, None
     if head_masks:
         # Ablated heads must also change the search, not just the maps: decode uncached through forward.
         generated, score = _ablated_greedy(model, src, max_len, head_masks), 0.0
-    elif fast is not None:
+    elif beam_size == 1 and fast is not None:
         (generated, captured), score = checked_greedy(model, fast, src, max_len, capture_attention), 0.0
     elif beam_size == 1:
         generated, score = greedy(model, src, max_len, use_cache)[0], 0.0
@@ -235,7 +158,10 @@ def translate(loaded: LoadedModel, text: str, beam_size: int = 1, capture_attent
     out_ids = [i for i in generated if i != EOS_ID]
     maps = None
     if capture_attention:
-        enc, dec, cross = captured or capture(model, src, generated, head_masks, encoded)
+        if captured is not None:
+            enc, dec, cross = (_stack(ws) for ws in captured)
+        else:
+            enc, dec, cross = capture(model, src, generated, head_masks, encoded)
         maps = AttentionMaps(enc, dec, cross, tuple(tok.pieces(ids)),
                              tuple(tok.pieces([BOS_ID] + generated[:-1])), tuple(tok.pieces(generated)))
     return Translation(source=text, text=tok.decode(out_ids), source_pieces=tuple(tok.pieces(ids[:-1])),

@@ -2,7 +2,9 @@ import numpy as np
 import pytest
 import torch
 
+from model.beam import Beam
 from model.checkpoint import load_model
+from model.config import BOS_ID
 from model.decode import beam_search, greedy, translate
 from model.errors import UserError
 
@@ -93,3 +95,19 @@ def test_max_length_is_source_plus_50(loaded):
     src = _src(loaded, "3 1")
     out = greedy(loaded.model, src, src.size(1) + 50)[0]
     assert len(out) <= src.size(1) + 50
+
+
+def test_beam_bookkeeping_hand_checked():
+    """Two rows, four pieces (</s> = 3): the best continuations survive, </s> finishes a hypothesis."""
+    beam = Beam(2, alpha=0.0)
+    logp = torch.log(torch.tensor([[0.0, 0.0, 0.0, 0.1, 0.6, 0.3], [0.0, 0.0, 0.0, 0.1, 0.6, 0.3]]) + 1e-30)
+    index = beam.advance(logp)  # row 1 starts at -inf: only row 0 expands
+    assert index.tolist() == [0, 0]
+    assert beam.seqs.tolist() == [[BOS_ID, 4], [BOS_ID, 5]]
+    logp = torch.log(torch.tensor([[0.0, 0.0, 0.0, 0.9, 0.05, 0.05], [0.0, 0.0, 0.0, 0.2, 0.4, 0.4]]) + 1e-30)
+    index = beam.advance(logp)
+    # candidates: (4,</s>) .54, (5,4) .12, (5,5) .12, (5,</s>) .06, ...: one finished, two continue
+    assert [ids for _, ids in beam.finished] == [[4, 3]]
+    assert index.tolist() == [1, 1]
+    ids, score = beam.result()
+    assert ids == [4, 3] and score == pytest.approx(np.log(0.6 * 0.9), rel=1e-5)
