@@ -72,6 +72,42 @@ def run_history(run: Path | None) -> tuple[list[dict], dict | None]:
     return [valid[k] for k in sorted(valid)], last
 
 
+def data_paragraph(tc: dict) -> str:
+    """Where the training pairs came from, from the run's train_config.json and the corpus's stats.json."""
+    if tc.get("task"):
+        return f"The synthetic task `{tc['task']}` ({tc.get('task_size', 0):,} generated pairs)."
+    folder = Path(tc.get("src", "")).parent
+    try:
+        st = json.loads((folder / "stats.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return f"Trained on `{tc.get('src', '?')}` / `{tc.get('tgt', '?')}` (no corpus statistics found)."
+    tr = st["train"]
+    return (
+        "The Ding German–English dictionary as Debian's `trans-de-en` installs it (`/usr/share/trans/de-en`, "
+        f"sha256 `{st.get('ding_sha256', '?')[:12]}…`, GPL-2.0-or-later; © Frank Richter, TU Chemnitz). "
+        "`attention-explorer data ding` parses it (sub-entries aligned on ` | `, annotations such as `{f}`, "
+        "`[techn.]`, `<…>`, `/ABBR/` removed, pairs with `sth.`/`jdn.` placeholders or ambiguous slashes "
+        f"dropped): {st['pairs']['sentence']:,} example-sentence pairs and {st['pairs']['phrase']:,} term "
+        f"pairs. {st['valid']:,} valid and {st['test']:,} test *sentences* are held out (neither side occurs in "
+        f"training). Training mix (`{folder.name}`): the {tr['sentence']:,} remaining sentences "
+        f"×{st['sentence_repeat']}, {tr['phrase']:,} term pairs, and {st.get('augment', 0):,} synthetic "
+        "everyday sentences generated from the dictionary's own lexicon with hand-checked German grammar "
+        "(`model/augment*.py`: articles by gender and case, conjugation, verb-second order; none equals a "
+        f"held-out sentence): {tr['lines']:,} pairs. Because the weights derive from GPL-2+ data, they are "
+        "distributed under GPL-2.0-or-later too.")
+
+
+def recipe_paragraph(tc: dict) -> str:
+    """The optimisation settings of the run, from its train_config.json."""
+    m = tc.get("model", {})
+    amp = ("with `--cpu-amp` (bf16 autocast for the projections on CPUs with AVX512-BF16/AMX; attention, "
+           "weights and optimizer state in fp32)") if tc.get("cpu_amp") else "in fp32"
+    return (f"Adam (0.9, 0.98, 1e-9), the eq. (3) schedule with warmup {tc.get('warmup_steps', '?'):,} and "
+            f"scale {tc.get('lr_scale', 1.0):g}, label smoothing {tc.get('label_smoothing', 0):g}, dropout "
+            f"{m.get('dropout', '?')}, {tc.get('batch_tokens', 0):,}-token batches (source + target, padding "
+            f"included), gradient clipping {tc.get('clip_norm', 0):g}, {amp}.")
+
+
 def cpu_name() -> str:
     try:
         for line in Path("/proc/cpuinfo").read_text().splitlines():
@@ -94,7 +130,7 @@ def _score_rows(scores: list[Score]) -> list[list[str]]:
 
 
 def measure(model_dir: Path, raw_dir: Path | None, test_src: list[str], test_ref: list[str],
-            beam_limit: int) -> dict[str, Score]:
+            beam_limit: int, baseline: tuple[Path, str] | None = None) -> dict[str, Score]:
     """The card's scores. Each comparison changes one thing against the shipped model on the same sentences."""
     shipped = load_model(model_dir)
     n = min(beam_limit, len(test_src))
@@ -109,12 +145,16 @@ def measure(model_dir: Path, raw_dir: Path | None, test_src: list[str], test_ref
     if raw_dir is not None:
         raw = load_model(raw_dir)
         out["raw_greedy"] = score(raw, test_src, test_ref, 1, label=f"last checkpoint alone ({raw_dir.name})")[0]
+    if baseline is not None:  # another model on the same sentences, e.g. the previously shipped one
+        out["baseline_greedy"] = score(load_model(baseline[0]), test_src, test_ref, 1, label=baseline[1])[0]
     return out
 
 
 def render(model_dir: Path, run: Path | None, scores: dict[str, Score], samples: list[tuple[str, str]],
-           template: str, status: str = "") -> str:
+           template: str, status: str = "", history: str = "") -> str:
     meta = json.loads((model_dir / "config.json").read_text(encoding="utf-8"))
+    tc_path = model_dir / "train_config.json"
+    tc = json.loads(tc_path.read_text(encoding="utf-8")) if tc_path.is_file() else {}
     cfg, info = meta["model"], meta.get("meta", {})
     valid, last = run_history(run)
     step = int(info.get("step") or (last or {}).get("step") or 0)
@@ -122,7 +162,7 @@ def render(model_dir: Path, run: Path | None, scores: dict[str, Score], samples:
     averaged = info.get("averaged", [])
     valid_rows = [[str(r["step"]), f"{r['valid_loss']:.3f}",
                    "" if r.get("valid_bleu") is None else f"{r['valid_bleu']:.1f}"] for r in valid]
-    comparisons = [scores[k] for k in ("raw_greedy", "greedy") if k in scores]
+    comparisons = [scores[k] for k in ("baseline_greedy", "raw_greedy", "greedy") if k in scores]
     if scores["greedy_b"].sentences != scores["greedy"].sentences:  # greedy on the beam rows' sentences too
         comparisons.append(scores["greedy_b"])
     comparisons += [scores["beam_a0"], scores["beam"]]
@@ -139,7 +179,10 @@ def render(model_dir: Path, run: Path | None, scores: dict[str, Score], samples:
         "chrf_100": f"{scores['beam_100'].chrf:.2f}",
         "floor_bleu": floors(scores["beam_100"])["bleu_100"], "floor_chrf": floors(scores["beam_100"])["chrf_100"],
         "samples_table": _table([[s, t] for s, t in samples], ["English", "this model (beam 4)"]),
-        "date": time.strftime("%Y-%m-%d"), "status": status.strip(),
+        "date": time.strftime("%Y-%m-%d"), "status": status.strip(), "history": history.strip(),
+        "data": data_paragraph(tc), "recipe": recipe_paragraph(tc),
+        "baseline_note": (f"The first row is another model on the same sentences: {scores['baseline_greedy'].label}."
+                          if "baseline_greedy" in scores else ""),
     }
     return template.format(**fields)
 
@@ -151,6 +194,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--template", type=Path, default=Path(__file__).with_name("card_template.md"))
     p.add_argument("--status", default="", help="a paragraph on where the model stands (Markdown)")
     p.add_argument("--beam-limit", type=int, default=1000, help="test sentences for the beam comparisons")
+    p.add_argument("--history", default="", help="a paragraph on how the run went (Markdown)")
+    p.add_argument("--baseline", type=Path, help="another model folder to score greedily on the same sentences")
+    p.add_argument("--baseline-label", default="baseline", help="its row label in the comparison table")
     a = p.parse_args(argv)
     held = a.model / "heldout"
     test_src = (held / "test.en").read_text(encoding="utf-8").splitlines()
@@ -158,13 +204,14 @@ def main(argv: list[str] | None = None) -> int:
     raw = None
     if a.run is not None and (a.run / "LATEST").is_file():
         raw = a.run / (a.run / "LATEST").read_text().strip()
-    scores = measure(a.model, raw, test_src, test_ref, a.beam_limit)
+    baseline = (a.baseline, a.baseline_label) if a.baseline is not None else None
+    scores = measure(a.model, raw, test_src, test_ref, a.beam_limit, baseline)
     for s in scores.values():
         print(f"{s.label:40} {s.sentences:5} beam {s.beam} α {s.alpha:g}: BLEU {s.bleu:6.2f} chrF {s.chrf:6.2f} ({s.seconds} s)")
     shipped = load_model(a.model)
     english = [t for t in (a.model / "samples.en").read_text(encoding="utf-8").splitlines() if t.strip()]
     samples = list(zip(english, translate_many(shipped.model, shipped.tokenizer, english, beam_size=4)))
-    text = render(a.model, a.run, scores, samples, a.template.read_text(encoding="utf-8"), a.status)
+    text = render(a.model, a.run, scores, samples, a.template.read_text(encoding="utf-8"), a.status, a.history)
     (a.model / "MODEL_CARD.md").write_text(text, encoding="utf-8")
     (a.model / "floors.json").write_text(json.dumps(floors(scores["beam_100"])) + "\n", encoding="utf-8")
     (a.model / "scores.json").write_text(json.dumps({k: vars(v) for k, v in scores.items()}, indent=1,
