@@ -11,22 +11,22 @@ CPU_AMP ?= $(shell $(PY) -c "from model.train import cpu_has_native_bf16 as f; p
 test:
 	QT_QPA_PLATFORM=offscreen $(PY) -m pytest
 
-# Ding English→German corpus: sentences ×4, 120k phrase pairs, 60k synthetic everyday sentences; 1,000 valid and test sentences.
+# Ding English→German corpus: sentences ×2, 240k phrase pairs, 120k synthetic everyday sentences; 1,000 valid and test sentences.
 data-ding:
-	$(PY) -m model.cli data ding --out $(DATA)/ding-mix-v2 --sentence-repeat 4 --max-phrases 120000 --augment 60000 --seed 1
+	$(PY) -m model.cli data ding --out $(DATA)/ding-mix-v3 --sentence-repeat 2 --max-phrases 240000 --augment 120000 --seed 1
 
 # The built-in model (see assets/default-model/MODEL_CARD.md). Resumable: run default-model-resume
 # as often as needed; each run stops cleanly after MINUTES and keeps its checkpoints.
 default-model: data-ding
-	$(PY) -m model.cli train --src $(DATA)/ding-mix-v2/train.en --tgt $(DATA)/ding-mix-v2/train.de \
-	  --valid-src $(DATA)/ding-mix-v2/valid.en --valid-tgt $(DATA)/ding-mix-v2/valid.de --out $(RUN) \
-	  --preset small --dropout 0.15 --vocab-size 8000 --batch-tokens 6000 --warmup 1000 --lr-scale 0.8 \
-	  --max-steps 40000 --max-minutes $(MINUTES) --valid-every 1000 --checkpoint-every 250 --keep 6 --threads 2 \
-	  $(CPU_AMP)
+	$(PY) -m model.cli train --src $(DATA)/ding-mix-v3/train.en --tgt $(DATA)/ding-mix-v3/train.de \
+	  --valid-src $(DATA)/ding-mix-v3/valid.en --valid-tgt $(DATA)/ding-mix-v3/valid.de --out $(RUN) \
+	  --preset small --dropout 0.3 --vocab-size 4000 --batch-tokens 6000 --warmup 2000 --lr-scale 1.0 \
+	  --label-smoothing 0.1 --max-steps 40000 --max-minutes $(MINUTES) --valid-every 1000 --checkpoint-every 250 \
+	  --keep 8 --threads 2 $(CPU_AMP)
 
 default-model-resume:
 	$(PY) -m model.cli train --resume $(RUN) --max-steps 40000 --max-minutes $(MINUTES) \
-	  --valid-every 1000 --checkpoint-every 250 --keep 6 --threads 2 $(CPU_AMP)
+	  --valid-every 1000 --checkpoint-every 250 --keep 8 --threads 2 $(CPU_AMP)
 
 # Average the last checkpoints (paper, section 6.1) into the shipped folder.
 # The model card, samples and held-out set in assets/default-model stay; only the model files change.

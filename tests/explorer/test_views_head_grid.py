@@ -1,8 +1,6 @@
-"""HeadGridView: one tile per layer × head, clicks select, and a 6 × 16 grid draws quickly."""
+"""HeadGridView: one tile per layer × head, clicks select, and a 6 × 16 grid holds every tile."""
 
 from __future__ import annotations
-
-import time
 
 import numpy as np
 import pytest
@@ -69,13 +67,17 @@ def test_selecting_a_whole_layer(grid, synthetic_maps):
 
 
 @pytest.mark.parametrize("n_heads", [8, 16])
-def test_large_grid_draws_fast(grid, qtbot, n_heads):
+def test_a_large_grid_holds_every_tile(grid, qtbot, n_heads):
+    """6 layers × up to 16 heads: every tile is there and the last one's pixels are its map's colours.
+
+    How fast this draws is measured by the benchmarks (``grid_ms_p50``), not asserted here: timings in a
+    test fail on a busy machine without anything being wrong.
+    """
     arr = np.random.default_rng(0).random((6, n_heads, 30, 30)).astype(np.float32)
     masked = np.triu(np.ones((30, 30), bool), k=1)
-    grid.set_maps(arr, masked)  # warm-up (first use compiles lookup tables)
-    qtbot.wait(10)
-    start = time.perf_counter()
     grid.set_maps(arr, masked)
-    grid.canvas.grab()  # includes the actual paint
-    elapsed = time.perf_counter() - start
-    assert elapsed < 0.1 * 3  # < 100 ms on a quiet machine; slack for a shared, busy CI core
+    assert grid.plot.getAxis("left").labels() == [f"L{i + 1}" for i in range(6)]
+    assert grid.plot.getAxis("top").labels() == [f"H{i + 1}" for i in range(n_heads)]
+    tile = grid.thumbnail_array(5, n_heads - 1)
+    np.testing.assert_array_equal(tile[~masked], arr[5, n_heads - 1][~masked])
+    assert not grid.canvas.grab().isNull()
