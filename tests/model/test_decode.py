@@ -111,3 +111,18 @@ def test_beam_bookkeeping_hand_checked():
     assert index.tolist() == [1, 1]
     ids, score = beam.result()
     assert ids == [4, 3] and score == pytest.approx(np.log(0.6 * 0.9), rel=1e-5)
+
+
+def test_translate_runs_on_its_own_thread_count_and_restores_it(loaded, monkeypatch):
+    from model import decode
+    seen = []
+    real = decode._translate
+    monkeypatch.setattr(decode, "_translate", lambda *a: seen.append(torch.get_num_threads()) or real(*a))
+    before = torch.get_num_threads()
+    one = translate(loaded, "3 1 4 1 5", threads=1)
+    assert seen == [1] and torch.get_num_threads() == before
+    unchanged = translate(loaded, "3 1 4 1 5", threads=None)
+    assert seen == [1, before] and unchanged.text == one.text
+    with pytest.raises(UserError):
+        translate(loaded, "", threads=1)
+    assert torch.get_num_threads() == before  # restored after an error too
