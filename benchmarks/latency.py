@@ -9,9 +9,8 @@ Sentences of about 5, 20 and 50 pieces are picked from ``CANDIDATES`` by their l
 own tokenizer. Every configuration (search × capture × cache × sentence) is timed once per round, in
 turn, and summarised as p50 / p95 over the rounds.
 
-The translations run on a worker thread with torch's default threads, as in the app (its model worker
-is a QThread). That matters on a loaded machine: from the main thread, ops that torch splits over its
-intra-op threads wait for a thread the OS has not scheduled (see README.md).
+The translations run on a worker thread, as in the app (its model worker is a QThread), and
+``translate`` itself runs on ``model.decode.DECODE_THREADS`` intra-op threads, as the app's do.
 """
 
 from __future__ import annotations
