@@ -6,11 +6,10 @@ the built-in model, ~5 ms a piece on a 2-core VM that gives ~8 GB/s to a core (p
 products are >80% of a greedy translation, and their time is proportional to the bytes of weight
 read). Stored as int8, one scale per output row, the same products read a quarter of the bytes.
 
-What stays exact: the encoder, the cross-attention keys and values (projected once per sentence) and
-the attention maps, which ``decode.capture`` computes afterwards with the fp32 model over the chosen
-output. Only the choice of the next piece sees int8 arithmetic (relative error ~1% per product); the
-agreement with the fp32 search is measured in tests and benchmarks. ``translate(..., exact=True)``
-searches in fp32.
+The copy only drafts: the encoder and the cross-attention keys and values stay fp32 (computed once per
+sentence), and ``model/speculative.py`` checks every drafted piece with the fp32 model, whose checking
+pass also yields the attention maps. So int8 rounding (~1% relative error per product) can cost a
+redraft, never a different translation or map. ``LoadedModel(int8_search=False)`` searches in fp32 alone.
 
 The kernels are PyTorch's dynamically quantised linear (fbgemm/oneDNN on x86, QNNPACK on ARM): the
 input rows are quantised on the fly, the product accumulates in int32. PyTorch has deprecated these
@@ -50,12 +49,12 @@ class Int8Linear(nn.Module):
     """
 
     # False: 8-bit activations. On CPUs without VNNI the kernel's 16-bit pair sums may saturate; the
-    # fp32 check in ``decode.checked_greedy`` makes any such error cost speed, never a different output.
+    # fp32 check in ``speculative.checked_greedy`` makes any such error cost speed, never a different output.
     reduce_range = False
 
     def __init__(self, weight: Tensor, bias: Tensor | None, rows: int | None = None) -> None:
         super().__init__()
-        self.weight, self.bias = weight, bias  # plain tensors: this module is never trained
+        self.weight, self.bias = weight, bias  # the fp32 originals, shared; never trained through here
         self.in_features, self.out_features = weight.size(1), weight.size(0) if rows is None else rows
         w = weight if rows is None else weight[:rows]
         self._packed = _pack(w, None if bias is None else (bias if rows is None else bias[:rows]))

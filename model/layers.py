@@ -93,7 +93,7 @@ class KVCache:
         return self.k, self.v
 
     def truncate(self, length: int) -> None:
-        """Forget every position from ``length`` on (a rejected draft, see ``decode.checked_greedy``)."""
+        """Forget every position from ``length`` on (a rejected draft, see ``speculative.checked_greedy``)."""
         self.length = min(self.length, length)
 
     def reorder(self, index: Tensor) -> None:
