@@ -3,10 +3,11 @@ PY ?= python3
 DATA ?= data
 RUN ?= runs/default
 MINUTES ?= 170
+FT_MINUTES ?= 40
 # bf16 autocast on CPUs that compute bf16 natively (AVX512-BF16/AMX): 1.3x faster here; `make CPU_AMP=` turns it off.
 CPU_AMP ?= $(shell $(PY) -c "from model.train import cpu_has_native_bf16 as f; print('--cpu-amp' if f() else '')" 2>/dev/null)
 
-.PHONY: test data-ding default-model default-model-resume ship-default-model model-card bench
+.PHONY: test data-ding data-ding-ft default-model default-model-resume default-model-finetune ship-default-model model-card bench
 
 test:
 	QT_QPA_PLATFORM=offscreen $(PY) -m pytest
@@ -27,6 +28,17 @@ default-model: data-ding
 default-model-resume:
 	$(PY) -m model.cli train --resume $(RUN) --max-steps 40000 --max-minutes $(MINUTES) \
 	  --valid-every 1000 --checkpoint-every 250 --keep 8 --threads 2 $(CPU_AMP)
+
+# Stage 2: continue the same run on a mix in which real sentences are a quarter of the pairs instead of
+# a tenth (fewer term pairs and synthetic sentences; the same held-out sets). The run keeps its step count,
+# optimizer state and tokenizer, and records the first corpus in train_config.json ("stages").
+data-ding-ft:
+	$(PY) -m model.cli data ding --out $(DATA)/ding-ft-v1 --sentence-repeat 2 --max-phrases 40000 --augment 60000 --seed 1
+
+default-model-finetune: data-ding-ft
+	$(PY) -m model.cli train --resume $(RUN) --src $(DATA)/ding-ft-v1/train.en --tgt $(DATA)/ding-ft-v1/train.de \
+	  --valid-src $(DATA)/ding-ft-v1/valid.en --valid-tgt $(DATA)/ding-ft-v1/valid.de --max-steps 40000 \
+	  --max-minutes $(FT_MINUTES) --valid-every 500 --checkpoint-every 250 --keep 8 --threads 2 $(CPU_AMP)
 
 # Average the last checkpoints (paper, section 6.1) into the shipped folder.
 # The model card, samples and held-out set in assets/default-model stay; only the model files change.

@@ -72,16 +72,45 @@ def run_history(run: Path | None) -> tuple[list[dict], dict | None]:
     return [valid[k] for k in sorted(valid)], last
 
 
-def data_paragraph(tc: dict) -> str:
-    """Where the training pairs came from, from the run's train_config.json and the corpus's stats.json."""
+def _stats(src: str) -> dict | None:
+    """The stats.json that `attention-explorer data ding` wrote next to a corpus, if any."""
+    try:
+        return json.loads((Path(src).parent / "stats.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+
+
+def _mix(name: str, st: dict) -> str:
+    tr = st["train"]
+    share = (f" ({tr['sentence_lines'] / max(1, tr['lines']):.0%} of them real sentences)"
+             if "sentence_lines" in tr else "")
+    return (f"`{name}`: the {tr['sentence']:,} remaining sentences ×{st['sentence_repeat']}, {tr['phrase']:,} "
+            f"term pairs and {st.get('augment', 0):,} synthetic sentences, {tr['lines']:,} pairs{share}")
+
+
+def data_paragraph(tc: dict, last_step: int = 0) -> str:
+    """Where the training pairs came from, from the run's train_config.json and the corpora's stats.json.
+
+    A run continued on another corpus lists its earlier corpora in ``stages``; each gets its step range.
+    """
     if tc.get("task"):
         return f"The synthetic task `{tc['task']}` ({tc.get('task_size', 0):,} generated pairs)."
-    folder = Path(tc.get("src", "")).parent
-    try:
-        st = json.loads((folder / "stats.json").read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return f"Trained on `{tc.get('src', '?')}` / `{tc.get('tgt', '?')}` (no corpus statistics found)."
-    tr = st["train"]
+    corpora = [*tc.get("stages", []), {**{k: tc.get(k, "") for k in ("src", "tgt")}, "until_step": last_step}]
+    stats = [_stats(c.get("src", "")) for c in corpora]
+    if any(st is None for st in stats):
+        return "Trained on " + ", then ".join(f"`{c.get('src') or c.get('task') or '?'}`" for c in corpora) + \
+            " (no corpus statistics found)."
+    st = stats[-1]
+    if len(corpora) == 1:
+        mixes = "Training mix " + _mix(Path(tc["src"]).parent.name, st) + "."
+    else:
+        parts, first = [], 1
+        for c, cst in zip(corpora, stats):
+            until = int(c.get("until_step") or 0)
+            span = f"steps {first:,}–{until:,}" if until else f"from step {first:,}"
+            parts.append(f"{span}, " + _mix(Path(c["src"]).parent.name, cst))
+            first = until + 1
+        mixes = "Training mixes, in turn: " + "; then ".join(parts) + "."
     return (
         "The Ding German–English dictionary as Debian's `trans-de-en` installs it (`/usr/share/trans/de-en`, "
         f"sha256 `{st.get('ding_sha256', '?')[:12]}…`, GPL-2.0-or-later; © Frank Richter, TU Chemnitz). "
@@ -89,12 +118,10 @@ def data_paragraph(tc: dict) -> str:
         "`[techn.]`, `<…>`, `/ABBR/` removed, pairs with `sth.`/`jdn.` placeholders or ambiguous slashes "
         f"dropped): {st['pairs']['sentence']:,} example-sentence pairs and {st['pairs']['phrase']:,} term "
         f"pairs. {st['valid']:,} valid and {st['test']:,} test *sentences* are held out (neither side occurs in "
-        f"training). Training mix (`{folder.name}`): the {tr['sentence']:,} remaining sentences "
-        f"×{st['sentence_repeat']}, {tr['phrase']:,} term pairs, and {st.get('augment', 0):,} synthetic "
-        "everyday sentences generated from the dictionary's own lexicon with hand-checked German grammar "
-        "(`model/augment*.py`: articles by gender and case, conjugation, verb-second order; none equals a "
-        f"held-out sentence): {tr['lines']:,} pairs. Because the weights derive from GPL-2+ data, they are "
-        "distributed under GPL-2.0-or-later too.")
+        f"training). {mixes} The synthetic everyday sentences are generated from the dictionary's own lexicon "
+        "with hand-checked German grammar (`model/augment*.py`: articles by gender and case, conjugation, "
+        "verb-second order; none equals a held-out sentence). Because the weights derive from GPL-2+ data, "
+        "they are distributed under GPL-2.0-or-later too.")
 
 
 def recipe_paragraph(tc: dict) -> str:
@@ -129,8 +156,19 @@ def _score_rows(scores: list[Score]) -> list[list[str]]:
     return [[s.label, f"{s.sentences:,}", decoding(s), f"{s.bleu:.2f}", f"{s.chrf:.2f}"] for s in scores]
 
 
+def _baseline_key(i: int) -> str:
+    return "baseline_greedy" if i == 0 else f"baseline{i + 1}_greedy"
+
+
+def _baseline_note(labels: list[str]) -> str:
+    if not labels:
+        return ""
+    head = "The first row is another model" if len(labels) == 1 else f"The first {len(labels)} rows are other models"
+    return f"{head} on the same sentences: " + "; ".join(labels) + "."
+
+
 def measure(model_dir: Path, raw_dir: Path | None, test_src: list[str], test_ref: list[str],
-            beam_limit: int, baseline: tuple[Path, str] | None = None) -> dict[str, Score]:
+            beam_limit: int, baselines: list[tuple[Path, str]] | None = None) -> dict[str, Score]:
     """The card's scores. Each comparison changes one thing against the shipped model on the same sentences."""
     shipped = load_model(model_dir)
     n = min(beam_limit, len(test_src))
@@ -145,8 +183,9 @@ def measure(model_dir: Path, raw_dir: Path | None, test_src: list[str], test_ref
     if raw_dir is not None:
         raw = load_model(raw_dir)
         out["raw_greedy"] = score(raw, test_src, test_ref, 1, label=f"last checkpoint alone ({raw_dir.name})")[0]
-    if baseline is not None:  # another model on the same sentences, e.g. the previously shipped one
-        out["baseline_greedy"] = score(load_model(baseline[0]), test_src, test_ref, 1, label=baseline[1])[0]
+    for i, (folder, label) in enumerate(baselines or []):  # other models on the same sentences, e.g. the
+        # previously shipped one: keys baseline_greedy, baseline2_greedy, ...
+        out[_baseline_key(i)] = score(load_model(folder), test_src, test_ref, 1, label=label)[0]
     return out
 
 
@@ -162,7 +201,8 @@ def render(model_dir: Path, run: Path | None, scores: dict[str, Score], samples:
     averaged = info.get("averaged", [])
     valid_rows = [[str(r["step"]), f"{r['valid_loss']:.3f}",
                    "" if r.get("valid_bleu") is None else f"{r['valid_bleu']:.1f}"] for r in valid]
-    comparisons = [scores[k] for k in ("baseline_greedy", "raw_greedy", "greedy") if k in scores]
+    base_keys = [k for k in map(_baseline_key, range(len(scores))) if k in scores]
+    comparisons = [scores[k] for k in (*base_keys, "raw_greedy", "greedy") if k in scores]
     if scores["greedy_b"].sentences != scores["greedy"].sentences:  # greedy on the beam rows' sentences too
         comparisons.append(scores["greedy_b"])
     comparisons += [scores["beam_a0"], scores["beam"]]
@@ -180,9 +220,10 @@ def render(model_dir: Path, run: Path | None, scores: dict[str, Score], samples:
         "floor_bleu": floors(scores["beam_100"])["bleu_100"], "floor_chrf": floors(scores["beam_100"])["chrf_100"],
         "samples_table": _table([[s, t] for s, t in samples], ["English", "this model (beam 4)"]),
         "date": time.strftime("%Y-%m-%d"), "status": status.strip(), "history": history.strip(),
-        "data": data_paragraph(tc), "recipe": recipe_paragraph(tc),
-        "baseline_note": (f"The first row is another model on the same sentences: {scores['baseline_greedy'].label}."
-                          if "baseline_greedy" in scores else ""),
+        "data": data_paragraph(tc, step), "recipe": recipe_paragraph(tc),
+        "finetune_command": ("make default-model-finetune   # stage 2: the same run on the second mix (FT_MINUTES)\n"
+                             if tc.get("stages") else ""),
+        "baseline_note": _baseline_note([scores[k].label for k in base_keys]),
     }
     return template.format(**fields)
 
@@ -195,8 +236,10 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--status", default="", help="a paragraph on where the model stands (Markdown)")
     p.add_argument("--beam-limit", type=int, default=1000, help="test sentences for the beam comparisons")
     p.add_argument("--history", default="", help="a paragraph on how the run went (Markdown)")
-    p.add_argument("--baseline", type=Path, help="another model folder to score greedily on the same sentences")
-    p.add_argument("--baseline-label", default="baseline", help="its row label in the comparison table")
+    p.add_argument("--baseline", type=Path, action="append", default=[],
+                   help="another model folder to score greedily on the same sentences (repeatable)")
+    p.add_argument("--baseline-label", action="append", default=[],
+                   help="its row label in the comparison table (one per --baseline, in order)")
     a = p.parse_args(argv)
     held = a.model / "heldout"
     test_src = (held / "test.en").read_text(encoding="utf-8").splitlines()
@@ -204,8 +247,8 @@ def main(argv: list[str] | None = None) -> int:
     raw = None
     if a.run is not None and (a.run / "LATEST").is_file():
         raw = a.run / (a.run / "LATEST").read_text().strip()
-    baseline = (a.baseline, a.baseline_label) if a.baseline is not None else None
-    scores = measure(a.model, raw, test_src, test_ref, a.beam_limit, baseline)
+    labels = a.baseline_label + [f"baseline {i + 1}" for i in range(len(a.baseline_label), len(a.baseline))]
+    scores = measure(a.model, raw, test_src, test_ref, a.beam_limit, list(zip(a.baseline, labels)))
     for s in scores.values():
         print(f"{s.label:40} {s.sentences:5} beam {s.beam} α {s.alpha:g}: BLEU {s.bleu:6.2f} chrF {s.chrf:6.2f} ({s.seconds} s)")
     shipped = load_model(a.model)

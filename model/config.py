@@ -116,6 +116,10 @@ class TrainConfig:
     task_size: int = 50_000
     valid_src: str = ""
     valid_tgt: str = ""
+    # A run continued on another corpus (e.g. fine-tuned on a mix that weights real sentences more) keeps
+    # what it trained on before, oldest first: {"src", "tgt", "tsv", "task", "until_step"} each. A model
+    # card reads it to say what the weights saw; nothing in training depends on it.
+    stages: tuple[dict, ...] = ()
 
     def __post_init__(self) -> None:
         if self.batch_tokens < 16:
@@ -140,6 +144,7 @@ class TrainConfig:
     def from_json(cls, text: str) -> TrainConfig:
         d = json.loads(text)
         d["model"] = ModelConfig.from_dict(d["model"])
+        d["stages"] = tuple(d.get("stages") or ())
         names = {f.name for f in dataclasses.fields(cls)}
         return cls(**{k: v for k, v in d.items() if k in names})
 

@@ -399,9 +399,15 @@ def run_training(cfg: TrainConfig, control: TrainControl | None = None,
             raise UserError(f"{folder} holds no {TRAIN_CONFIG}; give the corpus to continue training on")
         keep = ("max_steps", "max_minutes", "valid_every", "checkpoint_every", "report_every", "probe_every",
                 "probe_sentence", "device", "threads", "keep_checkpoints", "valid_bleu_sentences", "amp", "cpu_amp")
+        stages = saved.stages
         if cfg.src or cfg.tsv or cfg.task:
             keep += ("src", "tgt", "tsv", "task", "task_size", "valid_src", "valid_tgt")
-        cfg = saved.replace(**{k: getattr(cfg, k) for k in keep}, out_dir=cfg.out_dir or saved.out_dir)
+            corpus = ("src", "tgt", "tsv", "task")
+            if any(getattr(cfg, k) != getattr(saved, k) for k in corpus) and any(getattr(saved, k) for k in corpus):
+                until = int(ckpt.read_config(folder)[1].get("meta", {}).get("step", 0))
+                stages += ({**{k: getattr(saved, k) for k in corpus}, "until_step": until},)
+        cfg = saved.replace(**{k: getattr(cfg, k) for k in keep}, out_dir=cfg.out_dir or saved.out_dir,
+                            stages=stages)
         tokenizer = Tokenizer.load(folder / ckpt.SPM)
         resume = folder
     resolve_device(cfg.device)  # a bad --device fails at once, not after the data is prepared

@@ -7,7 +7,7 @@ import shutil
 
 import sacrebleu
 
-from model.card import data_paragraph, main, run_history
+from model.card import data_paragraph, main, render, run_history
 from model.checkpoint import load_model
 from model.decode import translate_many
 from model.tasks import make_task
@@ -26,7 +26,8 @@ def test_card_scores_floors_history_and_samples(tmp_path):
 
     first = sorted(run.glob("step-*"))[0]
     assert main(["--model", str(shipped), "--run", str(run), "--beam-limit", "50", "--status", "**Interim.**",
-                 "--history", "Resumed twice.", "--baseline", str(first), "--baseline-label", "early checkpoint"]) == 0
+                 "--history", "Resumed twice.", "--baseline", str(first), "--baseline-label", "early checkpoint",
+                 "--baseline", str(run), "--baseline-label", "the run's last"]) == 0
 
     scores = json.loads((shipped / "scores.json").read_text())
     # The greedy score is sacrebleu's on the model's own output over all 120 pairs (recomputed here).
@@ -51,7 +52,13 @@ def test_card_scores_floors_history_and_samples(tmp_path):
     base = scores["baseline_greedy"]
     assert base["label"] == "early checkpoint" and base["sentences"] == 120
     assert f"| early checkpoint | 120 | greedy | {base['bleu']:.2f} | {base['chrf']:.2f} |" in card
+    # a second baseline gets its own row after the first, and the note names both in order
+    second = scores["baseline2_greedy"]
+    assert second["label"] == "the run's last" and second["bleu"] == scores["raw_greedy"]["bleu"]
+    assert card.index("| early checkpoint |") < card.index("| the run's last |")
+    assert "The first 2 rows are other models on the same sentences: early checkpoint; the run's last." in card
     assert f"{scores['greedy']['bleu']:.2f}" in card and "60 training steps" in card
+    assert "make default-model-finetune" not in card  # a one-stage run: no stage-2 command
     valid, last = run_history(run)
     assert [r["step"] for r in valid] == [30, 60] and last["step"] == 60
     for r in valid:
@@ -72,3 +79,42 @@ def test_data_paragraph_reads_the_corpus_statistics(tmp_path):
         assert fact in text
     missing = data_paragraph({"src": str(tmp_path / "nowhere" / "a.en"), "tgt": "b.de"})
     assert "no corpus statistics" in missing
+
+
+def test_data_paragraph_gives_each_stage_its_steps(tmp_path):
+    """A run continued on another corpus names both mixes with the steps each was trained for."""
+    def write(name, lines, phrases, augment):
+        (tmp_path / name).mkdir()
+        st = {"ding_sha256": "cd" * 32, "pairs": {"sentence": 19119, "phrase": 345351}, "valid": 1000,
+              "test": 1000, "sentence_repeat": 2, "augment": augment,
+              "train": {"sentence": 16741, "sentence_lines": 33482, "phrase": phrases, "lines": lines}}
+        (tmp_path / name / "stats.json").write_text(json.dumps(st), encoding="utf-8")
+        return str(tmp_path / name / "train.en")
+    first, second = write("mix-a", 393482, 240000, 120000), write("mix-b", 133482, 40000, 60000)
+    tc = {"src": second, "tgt": second[:-2] + "de",
+          "stages": [{"src": first, "tgt": first[:-2] + "de", "tsv": "", "task": "", "until_step": 11250}]}
+    text = data_paragraph(tc, last_step=12600)
+    a, b = text.index("steps 1–11,250, `mix-a`"), text.index("steps 11,251–12,600, `mix-b`")
+    assert a < b
+    assert "393,482 pairs (9% of them real sentences)" in text[a:b]
+    assert "40,000 term pairs and 60,000 synthetic sentences, 133,482 pairs (25% of them real" in text[b:]
+    lost = {**tc, "stages": [{"src": str(tmp_path / "gone" / "x.en"), "until_step": 5}]}
+    assert "no corpus statistics" in data_paragraph(lost, 10)
+
+
+def test_a_two_stage_run_gets_its_stage_two_command(tmp_path):
+    """The card's recipe names `make default-model-finetune` exactly when the run had a second corpus."""
+    from pathlib import Path
+
+    from model.card import Score
+    (tmp_path / "config.json").write_text(json.dumps({"model": {"n_layers": 4, "d_model": 256, "n_heads": 8,
+                                                                "d_ff": 1024, "dropout": 0.3, "vocab_size": 4000},
+                                                      "meta": {"step": 12600}}), encoding="utf-8")
+    s = Score("shipped", 100, 1, 0.6, 5.0, 25.0, 1.0)
+    scores = {k: s for k in ("greedy", "greedy_b", "beam", "beam_a0", "beam_100")}
+    template = Path("model/card_template.md").read_text(encoding="utf-8")
+    for stages, expected in (([], False), ([{"src": "a/train.en", "until_step": 11157}], True)):
+        (tmp_path / "train_config.json").write_text(json.dumps({"src": "b/train.en", "stages": stages, "warmup_steps": 2000, "batch_tokens": 6000}))
+        card = render(tmp_path, None, scores, [("Hi.", "Hallo.")], template)
+        assert ("make default-model-finetune" in card) is expected
+        assert "12,600 training steps" in card

@@ -164,4 +164,14 @@ def test_resume_can_continue_on_a_new_corpus(tmp_path):
     assert events[-1].event == "done" and events[-1].step == 20
     last = resolve(run)
     assert last.name == "step-00000020" and (last / "spm.model").read_bytes() == before
-    assert json.loads((last / "train_config.json").read_text())["task"] == "copy"
+    saved = json.loads((last / "train_config.json").read_text())
+    assert saved["task"] == "copy"
+    # the run remembers what it trained on before, and where it switched (for the model card)
+    assert saved["stages"] == [{"src": "", "tgt": "", "tsv": "", "task": "reverse", "until_step": 10}]
+    # continuing on the same corpus adds no stage; the record survives the round trip
+    again = TrainConfig(out_dir=str(run), model=preset("tiny"), max_steps=25, valid_every=0,
+                        checkpoint_every=0, report_every=5)
+    assert list(run_training(again, resume=run))[-1].step == 25
+    final = TrainConfig.from_json((resolve(run) / "train_config.json").read_text())
+    assert final.task == "copy" and final.stages == ({"src": "", "tgt": "", "tsv": "", "task": "reverse",
+                                                      "until_step": 10},)
