@@ -74,6 +74,8 @@ def run_history(run: Path | None) -> tuple[list[dict], dict | None]:
 
 def _stats(src: str) -> dict | None:
     """The stats.json that `attention-explorer data ding` wrote next to a corpus, if any."""
+    if not src:  # a built-in task or a TSV: no statistics (and never a stats.json from the working folder)
+        return None
     try:
         return json.loads((Path(src).parent / "stats.json").read_text(encoding="utf-8"))
     except (OSError, ValueError):

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import json
 import shutil
+from pathlib import Path
 
 import sacrebleu
 
-from model.card import data_paragraph, main, render, run_history
+import model.card
+from model.card import Score, data_paragraph, main, render, run_history
 from model.checkpoint import load_model
 from model.decode import translate_many
 from model.tasks import make_task
@@ -100,21 +102,21 @@ def test_data_paragraph_gives_each_stage_its_steps(tmp_path):
     assert "40,000 term pairs and 60,000 synthetic sentences, 133,482 pairs (25% of them real" in text[b:]
     lost = {**tc, "stages": [{"src": str(tmp_path / "gone" / "x.en"), "until_step": 5}]}
     assert "no corpus statistics" in data_paragraph(lost, 10)
+    task_first = {**tc, "stages": [{"src": "", "tgt": "", "tsv": "", "task": "copy", "until_step": 5}]}
+    assert data_paragraph(task_first, 10).startswith("Trained on `copy`, then `")
 
 
 def test_a_two_stage_run_gets_its_stage_two_command(tmp_path):
     """The card's recipe names `make default-model-finetune` exactly when the run had a second corpus."""
-    from pathlib import Path
-
-    from model.card import Score
     (tmp_path / "config.json").write_text(json.dumps({"model": {"n_layers": 4, "d_model": 256, "n_heads": 8,
                                                                 "d_ff": 1024, "dropout": 0.3, "vocab_size": 4000},
                                                       "meta": {"step": 12600}}), encoding="utf-8")
     s = Score("shipped", 100, 1, 0.6, 5.0, 25.0, 1.0)
     scores = {k: s for k in ("greedy", "greedy_b", "beam", "beam_a0", "beam_100")}
-    template = Path("model/card_template.md").read_text(encoding="utf-8")
+    template = Path(model.card.__file__).with_name("card_template.md").read_text(encoding="utf-8")
     for stages, expected in (([], False), ([{"src": "a/train.en", "until_step": 11157}], True)):
-        (tmp_path / "train_config.json").write_text(json.dumps({"src": "b/train.en", "stages": stages, "warmup_steps": 2000, "batch_tokens": 6000}))
+        tc = {"src": "b/train.en", "stages": stages, "warmup_steps": 2000, "batch_tokens": 6000}
+        (tmp_path / "train_config.json").write_text(json.dumps(tc), encoding="utf-8")
         card = render(tmp_path, None, scores, [("Hi.", "Hallo.")], template)
         assert ("make default-model-finetune" in card) is expected
         assert "12,600 training steps" in card
