@@ -4,10 +4,11 @@ DATA ?= data
 RUN ?= runs/default
 MINUTES ?= 170
 FT_MINUTES ?= 40
+ABLATE_RUNS ?= runs/ablate
 # bf16 autocast on CPUs that compute bf16 natively (AVX512-BF16/AMX): 1.3x faster here; `make CPU_AMP=` turns it off.
 CPU_AMP ?= $(shell $(PY) -c "from model.train import cpu_has_native_bf16 as f; print('--cpu-amp' if f() else '')" 2>/dev/null)
 
-.PHONY: test data-ding data-ding-ft default-model default-model-resume default-model-finetune ship-default-model model-card bench
+.PHONY: test data-ding data-ding-ft default-model default-model-resume default-model-finetune ship-default-model model-card ablations bench
 
 test:
 	QT_QPA_PLATFORM=offscreen $(PY) -m pytest
@@ -50,7 +51,12 @@ ship-default-model:
 # Measure the shipped model (held-out BLEU/chrF, averaging/beam/length-penalty comparisons, the twenty
 # everyday sentences) and write assets/default-model/MODEL_CARD.md, floors.json and scores.json.
 model-card:
-	$(PY) -m model.card --model assets/default-model --run $(RUN)
+	$(PY) -m model.card --model assets/default-model --run $(RUN) --ablations benchmarks/ablations.json
+
+# Vocabulary size, label smoothing, shared embeddings: one change at a time on a smaller model of the
+# same recipe (about 30 min per pair of variants on 2 cores; repeat the command to resume).
+ablations: data-ding-ft
+	$(PY) -m benchmarks.ablations --data $(DATA)/ding-ft-v1 --runs $(ABLATE_RUNS) --json benchmarks/ablations.json
 
 bench:
 	QT_QPA_PLATFORM=offscreen $(PY) -m benchmarks --json benchmarks/latest.json

@@ -130,9 +130,14 @@ class TrainForm(QtWidgets.QWidget):
         self.dropout_spin = QtWidgets.QDoubleSpinBox()
         self.dropout_spin.setRange(0.0, 0.9)
         self.dropout_spin.setSingleStep(0.05)
+        # Section 3.4 of the paper; unticked gives source, target and output their own matrices.
+        self.share_check = QtWidgets.QCheckBox("source, target and output (paper)")
+        self.share_check.setToolTip("One matrix for the source and target embeddings and the pre-softmax "
+                                    "projection (paper, section 3.4). Untick to give each its own.")
         for label, widget in (("Vocabulary", self.vocab_spin), ("Layers (N)", self.layers_spin),
                               ("d_model", self.d_model_spin), ("Heads (h)", self.heads_spin),
-                              ("d_ff", self.d_ff_spin), ("Dropout", self.dropout_spin)):
+                              ("d_ff", self.d_ff_spin), ("Dropout", self.dropout_spin),
+                              ("Shared embedding", self.share_check)):
             model.addRow(label, widget)
         self.model_error = style.make_error(QtWidgets.QLabel(""))
         self.model_error.setWordWrap(True)
@@ -144,6 +149,11 @@ class TrainForm(QtWidgets.QWidget):
         self.lr_scale_spin.setRange(0.01, 10.0)
         self.lr_scale_spin.setSingleStep(0.1)
         self.batch_spin = _spin(16, 1_000_000, 256)
+        self.smoothing_spin = QtWidgets.QDoubleSpinBox()
+        self.smoothing_spin.setRange(0.0, 0.9)
+        self.smoothing_spin.setSingleStep(0.05)
+        self.smoothing_spin.setValue(TrainConfig.label_smoothing)  # the paper's ε_ls = 0.1
+        self.smoothing_spin.setToolTip("ε_ls of the paper's section 5.4; 0 = plain cross-entropy")
         self.max_steps_spin = _spin(0, 10_000_000, 100, "no limit")
         self.max_minutes_spin = _spin(0, 100_000, 5, "no limit")
         self.valid_every_spin = _spin(0, 1_000_000, 50, "never")
@@ -159,7 +169,8 @@ class TrainForm(QtWidgets.QWidget):
         self.device_combo = QtWidgets.QComboBox()
         self.device_combo.addItem("CPU", "cpu")
         for label, widget in (("Warmup steps", self.warmup_spin), ("LR scale", self.lr_scale_spin),
-                              ("Batch tokens", self.batch_spin), ("Max steps", self.max_steps_spin),
+                              ("Batch tokens", self.batch_spin), ("Label smoothing", self.smoothing_spin),
+                              ("Max steps", self.max_steps_spin),
                               ("Max minutes", self.max_minutes_spin), ("Validate every", self.valid_every_spin),
                               ("Checkpoint every", self.checkpoint_every_spin), ("Probe sentence", self.probe_edit),
                               ("Probe every", self.probe_every_spin), ("Output folder", self.out_field),
@@ -203,6 +214,7 @@ class TrainForm(QtWidgets.QWidget):
                             (self.d_ff_spin, cfg.d_ff)):
             spin.setValue(value)
         self.dropout_spin.setValue(cfg.dropout)
+        self.share_check.setChecked(cfg.share_embeddings)
         self.validate_model()
 
     def set_devices(self, choices: list[tuple[str, str]]) -> None:
@@ -278,7 +290,8 @@ class TrainForm(QtWidgets.QWidget):
             out_dir=str(Path(self.output_folder()).expanduser()), model=self._model_config(),
             max_steps=self.max_steps_spin.value() or None, max_minutes=self.max_minutes_spin.value() or None,
             warmup_steps=self.warmup_spin.value(), lr_scale=self.lr_scale_spin.value(),
-            batch_tokens=self.batch_spin.value(), valid_every=self.valid_every_spin.value(),
+            batch_tokens=self.batch_spin.value(), label_smoothing=round(self.smoothing_spin.value(), 3),
+            valid_every=self.valid_every_spin.value(),
             checkpoint_every=self.checkpoint_every_spin.value(), device="cuda" if n_gpus else device,
             probe_sentence=self.probe_sentence(), probe_every=self.probe_every_spin.value(), cpu_amp=cpu_amp,
             **corpus)
@@ -291,7 +304,8 @@ class TrainForm(QtWidgets.QWidget):
         return PRESETS[self.preset_combo.currentText()].replace(
             vocab_size=self.vocab_spin.value(), n_layers=self.layers_spin.value(),
             d_model=self.d_model_spin.value(), n_heads=self.heads_spin.value(),
-            d_ff=self.d_ff_spin.value(), dropout=round(self.dropout_spin.value(), 3))
+            d_ff=self.d_ff_spin.value(), dropout=round(self.dropout_spin.value(), 3),
+            share_embeddings=self.share_check.isChecked())
 
     def _on_corpus(self) -> None:
         """Show the corpus's own fields and fill in the settings that suit it."""

@@ -131,7 +131,8 @@ def recipe_paragraph(tc: dict) -> str:
     m = tc.get("model", {})
     amp = ("with `--cpu-amp` (bf16 autocast for the projections on CPUs with AVX512-BF16/AMX; attention, "
            "weights and optimizer state in fp32)") if tc.get("cpu_amp") else "in fp32"
-    return (f"Adam (0.9, 0.98, 1e-9), the eq. (3) schedule with warmup {tc.get('warmup_steps', '?'):,} and "
+    warmup = tc.get("warmup_steps")  # a card without train_config.json says "?" rather than failing
+    return (f"Adam (0.9, 0.98, 1e-9), the eq. (3) schedule with warmup {'?' if warmup is None else f'{warmup:,}'} and "
             f"scale {tc.get('lr_scale', 1.0):g}, label smoothing {tc.get('label_smoothing', 0):g}, dropout "
             f"{m.get('dropout', '?')}, {tc.get('batch_tokens', 0):,}-token batches (source + target, padding "
             f"included), gradient clipping {tc.get('clip_norm', 0):g}, {amp}.")
@@ -156,6 +157,44 @@ def _score_rows(scores: list[Score]) -> list[list[str]]:
     def decoding(s: Score) -> str:
         return "greedy" if s.beam == 1 else f"beam {s.beam}, α = {s.alpha:g}"
     return [[s.label, f"{s.sentences:,}", decoding(s), f"{s.bleu:.2f}", f"{s.chrf:.2f}"] for s in scores]
+
+
+def ablation_table(results: dict) -> str:
+    """``benchmarks.ablations`` results as a table. The recipe's runs (``baseline`` and ``seed*``) come first,
+    then their mean with the lowest and highest value; every other variant shows its change against that
+    mean in brackets, to be read against the seeds' spread."""
+    rows = results.get("variants", [])
+    recipe = [r for r in rows if r["name"] == "baseline" or r["name"].startswith("seed")]
+    keys = [(k, m) for k in ("greedy", "beam") for m in ("bleu", "chrf")]
+    mean = {km: sum(r[km[0]][km[1]] for r in recipe) / len(recipe) for km in keys} if recipe else {}
+    beam = rows[0]["beam"]["size"] if rows else 4
+
+    def cell(r: dict, km: tuple[str, str]) -> str:
+        value = r[km[0]][km[1]]
+        return f"{value:.2f}" if r in recipe or not mean else f"{value:.2f} ({value - mean[km]:+.2f})"
+    body = [[r["label"], f"{r['parameters'] / 1e6:.2f} M"] + [cell(r, km) for km in keys] for r in recipe]
+    if len(recipe) > 1:
+        spread = [f"{mean[km]:.2f} ({min(r[km[0]][km[1]] for r in recipe):.2f}–{max(r[km[0]][km[1]] for r in recipe):.2f})"
+                  for km in keys]
+        body.append([f"**the recipe: mean of {len(recipe)} runs (lowest–highest)**", ""] + spread)
+    body += [[r["label"], f"{r['parameters'] / 1e6:.2f} M"] + [cell(r, km) for km in keys] for r in rows
+             if r not in recipe]
+    return _table(body, ["variant", "parameters", "greedy BLEU", "greedy chrF", f"beam {beam} BLEU", f"beam {beam} chrF"])
+
+
+def ablations_section(path: Path | None) -> str:
+    """The card's paragraph on vocabulary size, label smoothing and shared embeddings, from the JSON that
+    ``python -m benchmarks.ablations --json`` writes; empty without one."""
+    if path is None:
+        return ""
+    res = json.loads(path.read_text(encoding="utf-8"))
+    n = res["variants"][0]["sentences"] if res.get("variants") else 0
+    return (f"Vocabulary size, label smoothing and shared embeddings need a run each, too slow at this size on two "
+            f"cores, so they were measured on a smaller model of the same recipe (`{res['arch']}`, "
+            f"`{res['recipe']}`), {res['steps']:,} steps per variant on `{Path(res['data']).name}`, scored on "
+            f"{n:,} of its validation sentences (`python -m benchmarks.ablations`, {res['date']}). Brackets: the "
+            f"change against the recipe's mean; a change inside the recipe runs' own spread is chance.\n\n"
+            f"{ablation_table(res)}\n")
 
 
 def _baseline_key(i: int) -> str:
@@ -192,7 +231,7 @@ def measure(model_dir: Path, raw_dir: Path | None, test_src: list[str], test_ref
 
 
 def render(model_dir: Path, run: Path | None, scores: dict[str, Score], samples: list[tuple[str, str]],
-           template: str, status: str = "", history: str = "") -> str:
+           template: str, status: str = "", history: str = "", ablations: Path | None = None) -> str:
     meta = json.loads((model_dir / "config.json").read_text(encoding="utf-8"))
     tc_path = model_dir / "train_config.json"
     tc = json.loads(tc_path.read_text(encoding="utf-8")) if tc_path.is_file() else {}
@@ -211,6 +250,8 @@ def render(model_dir: Path, run: Path | None, scores: dict[str, Score], samples:
     fields = {
         "layers": cfg["n_layers"], "d_model": cfg["d_model"], "heads": cfg["n_heads"], "d_ff": cfg["d_ff"],
         "dropout": cfg["dropout"], "vocab": f"{cfg['vocab_size']:,}", "steps": f"{step:,}",
+        "embedding": ("one embedding shared by source, target and output" if cfg.get("share_embeddings", True)
+                      else "separate source, target and output embedding matrices"),
         "averaged": ", ".join(averaged) if averaged else "none",
         "n_averaged": len(averaged), "hours": f"{hours:.1f}",
         "hardware": f"{os.cpu_count()} CPU cores ({cpu_name()})",
@@ -226,6 +267,7 @@ def render(model_dir: Path, run: Path | None, scores: dict[str, Score], samples:
         "finetune_command": ("make default-model-finetune   # stage 2: the same run on the second mix (FT_MINUTES)\n"
                              if tc.get("stages") else ""),
         "baseline_note": _baseline_note([scores[k].label for k in base_keys]),
+        "ablations": ablations_section(ablations),
     }
     return template.format(**fields)
 
@@ -242,6 +284,7 @@ def main(argv: list[str] | None = None) -> int:
                    help="another model folder to score greedily on the same sentences (repeatable)")
     p.add_argument("--baseline-label", action="append", default=[],
                    help="its row label in the comparison table (one per --baseline, in order)")
+    p.add_argument("--ablations", type=Path, help="results of `python -m benchmarks.ablations --json`")
     a = p.parse_args(argv)
     held = a.model / "heldout"
     test_src = (held / "test.en").read_text(encoding="utf-8").splitlines()
@@ -256,7 +299,8 @@ def main(argv: list[str] | None = None) -> int:
     shipped = load_model(a.model)
     english = [t for t in (a.model / "samples.en").read_text(encoding="utf-8").splitlines() if t.strip()]
     samples = list(zip(english, translate_many(shipped.model, shipped.tokenizer, english, beam_size=4)))
-    text = render(a.model, a.run, scores, samples, a.template.read_text(encoding="utf-8"), a.status, a.history)
+    text = render(a.model, a.run, scores, samples, a.template.read_text(encoding="utf-8"), a.status, a.history,
+                  a.ablations)
     (a.model / "MODEL_CARD.md").write_text(text, encoding="utf-8")
     (a.model / "floors.json").write_text(json.dumps(floors(scores["beam_100"])) + "\n", encoding="utf-8")
     (a.model / "scores.json").write_text(json.dumps({k: vars(v) for k, v in scores.items()}, indent=1,

@@ -65,6 +65,8 @@ def _train_config(a):
     overrides = {k: v for k, v in {"n_layers": a.layers, "d_model": a.d_model, "n_heads": a.heads,
                                    "d_ff": a.d_ff, "dropout": a.dropout}.items() if v is not None}
     model_cfg = preset(a.preset, **overrides)
+    if a.no_share_embeddings:
+        model_cfg = model_cfg.replace(share_embeddings=False)
     if a.vocab_size:
         model_cfg = model_cfg.replace(vocab_size=a.vocab_size)
     elif a.task:  # digit and date tasks need only a few dozen pieces
@@ -219,6 +221,8 @@ def build_parser() -> argparse.ArgumentParser:
     for name in ("layers", "d-model", "heads", "d-ff", "vocab-size", "threads"):
         t.add_argument(f"--{name}", type=int)
     t.add_argument("--dropout", type=float)
+    t.add_argument("--no-share-embeddings", action="store_true",
+                   help="separate source, target and output matrices instead of the paper's one (an ablation)")
     t.add_argument("--device", default="cpu")
     t.add_argument("--cpu-amp", action="store_true",
                    help="CPU: bf16 autocast (needs AVX512-BF16 or AMX; weights stay fp32)")

@@ -27,6 +27,9 @@ class ModelConfig:
     d_ff: int = 2048
     dropout: float = 0.1  # P_drop: on embeddings+PE and on every sub-layer output
     attn_dropout: float = 0.0  # on attention weights; the paper does not use it (0 = paper)
+    # Section 3.4: one matrix for the source and target embeddings and the pre-softmax projection.
+    # False gives each of the three its own matrix (an ablation; costs 2 × vocab_size × d_model weights).
+    share_embeddings: bool = True
     norm_eps: float = 1e-5
     pad_id: int = PAD_ID
     bos_id: int = BOS_ID
@@ -38,6 +41,8 @@ class ModelConfig:
         for name in ("vocab_size", "n_layers", "d_model", "n_heads", "d_ff"):
             if getattr(self, name) < 1:
                 raise UserError(f"{name} must be positive, got {getattr(self, name)}")
+        if not isinstance(self.share_embeddings, bool):
+            raise UserError(f"share_embeddings must be true or false, got {self.share_embeddings!r}")
         if self.vocab_size < 5:
             raise UserError("vocab_size must leave room for the 4 special pieces")
         for name in ("dropout", "attn_dropout"):

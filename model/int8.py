@@ -93,15 +93,16 @@ def _int8_layer(layer: DecoderLayer) -> DecoderLayer:
 
 class Int8SearchModel(Transformer):
     """The model the search runs: the fp32 encoder and embedding of ``model`` (shared), an int8 decoder
-    and an int8 copy of the tied output projection. For inference only; built in ~20 ms."""
+    and an int8 copy of the output projection. For inference only; built in ~20 ms."""
 
     def __init__(self, model: Transformer) -> None:
         nn.Module.__init__(self)  # not Transformer.__init__: every module is taken from ``model``
         self.cfg = model.cfg
         self.embedding, self.positional, self.dropout = model.embedding, model.positional, model.dropout
+        self.src_embedding, self.output_weight = model.src_embedding, model.output_weight
         self.encoder = model.encoder
         self.decoder = nn.ModuleList(_int8_layer(layer) for layer in model.decoder)
-        self.output = Int8Linear(model.embedding.weight, None)
+        self.output = Int8Linear(model.output_projection, None)
         self.eval()
 
     def generator(self, hidden: Tensor) -> Tensor:

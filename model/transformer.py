@@ -70,8 +70,12 @@ class Transformer(nn.Module):
     def __init__(self, cfg: ModelConfig) -> None:
         super().__init__()
         self.cfg = cfg
-        # One embedding for source, target and the pre-softmax projection (section 3.4).
+        # One embedding for source, target and the pre-softmax projection (section 3.4). Unshared, it
+        # stays the target embedding and the source side and the output projection get their own.
         self.embedding = nn.Embedding(cfg.vocab_size, cfg.d_model, padding_idx=cfg.pad_id)
+        self.src_embedding = (None if cfg.share_embeddings
+                              else nn.Embedding(cfg.vocab_size, cfg.d_model, padding_idx=cfg.pad_id))
+        self.output_weight = None if cfg.share_embeddings else nn.Parameter(torch.empty(cfg.vocab_size, cfg.d_model))
         self.positional = PositionalEncoding(cfg.d_model)
         self.dropout = nn.Dropout(cfg.dropout)
         self.encoder = nn.ModuleList(EncoderLayer(cfg) for _ in range(cfg.n_layers))
@@ -81,17 +85,27 @@ class Transformer(nn.Module):
     def _init_weights(self) -> None:
         # Xavier for projections (as in tensor2tensor); embeddings ~ N(0, d^-1/2) so that after the
         # √d_model scaling they have unit variance, comparable to the positional encoding.
+        tables = {"embedding.weight", "src_embedding.weight", "output_weight"}
         for name, p in self.named_parameters():
-            if p.dim() == 2 and name != "embedding.weight":
+            if name in tables:
+                nn.init.normal_(p, std=self.cfg.d_model ** -0.5)
+            elif p.dim() == 2:
                 nn.init.xavier_uniform_(p)
             elif name.endswith("bias"):
                 nn.init.zeros_(p)
-        nn.init.normal_(self.embedding.weight, std=self.cfg.d_model ** -0.5)
         with torch.no_grad():
-            self.embedding.weight[self.cfg.pad_id].zero_()
+            for table in (self.embedding, self.src_embedding):
+                if table is not None:
+                    table.weight[self.cfg.pad_id].zero_()
 
-    def embed(self, tokens: Tensor, offset: int = 0) -> Tensor:
-        x = self.embedding(tokens) * math.sqrt(self.cfg.d_model)  # (B, T, D)
+    @property
+    def output_projection(self) -> Tensor:
+        """The (V, D) pre-softmax matrix: the shared embedding unless the config unties it."""
+        return self.embedding.weight if self.output_weight is None else self.output_weight
+
+    def embed(self, tokens: Tensor, offset: int = 0, source: bool = False) -> Tensor:
+        table = self.src_embedding if source and self.src_embedding is not None else self.embedding
+        x = table(tokens) * math.sqrt(self.cfg.d_model)  # (B, T, D)
         return self.dropout(x + self.positional(tokens.size(1), offset).to(x.dtype))
 
     def encode(self, src: Tensor, need_weights: bool = False,
@@ -101,7 +115,7 @@ class Transformer(nn.Module):
         head_mask: (L, H) multipliers for encoder self-attention heads (ablation); None = all heads.
         """
         mask = padding_mask(src, self.cfg.pad_id)
-        x, weights = self.embed(src), []
+        x, weights = self.embed(src, source=True), []
         for i, layer in enumerate(self.encoder):
             x, w = layer(x, mask, need_weights, None if head_mask is None else head_mask[i])
             if need_weights:
@@ -138,8 +152,8 @@ class Transformer(nn.Module):
         return x, self_w, cross_w
 
     def generator(self, hidden: Tensor) -> Tensor:
-        """Pre-softmax projection tied to the embedding: (B, T, D) → logits (B, T, V)."""
-        return hidden @ self.embedding.weight.t()
+        """Pre-softmax projection (tied to the embedding by default): (B, T, D) → logits (B, T, V)."""
+        return hidden @ self.output_projection.t()
 
     def forward(self, src: Tensor, tgt: Tensor, need_weights: bool = False,
                 head_masks: dict[str, Tensor] | None = None, target: Tensor | None = None,
@@ -162,7 +176,7 @@ class Transformer(nn.Module):
 
         Equals ``cross_entropy(self(src, tgt_in)[0], tgt_out, ignore_index=pad, label_smoothing=ε)`` but
         does less work. Every position-wise layer (the projections, feed-forward, norms, dropout, and
-        the tied output projection with its softmax, the largest matrices of a step with a big
+        the output projection with its softmax, the largest matrices of a step with a big
         vocabulary) runs on the tokens that matter alone (see ``Packing``): real source tokens, and the
         decoder positions that predict a real target. A sentence's decoder positions after its last
         target are dropped too: masked self-attention never lets earlier positions see them.
@@ -170,20 +184,23 @@ class Transformer(nn.Module):
         pad, d = self.cfg.pad_id, self.cfg.d_model
         src_pack, tgt_pack = Packing(src != pad), Packing(tgt_out != pad)
         n_src = src_pack.index.numel()
-        # One embedding lookup for both sides: its backward then builds one dense (V, D) gradient.
-        ids = torch.cat([src.reshape(-1).index_select(0, src_pack.index),
-                         tgt_in.reshape(-1).index_select(0, tgt_pack.index)])
+        src_ids = src.reshape(-1).index_select(0, src_pack.index)
+        tgt_ids = tgt_in.reshape(-1).index_select(0, tgt_pack.index)
         table = self.positional(max(src.size(1), tgt_in.size(1)))
         pe = torch.cat([table.index_select(0, src_pack.positions), table.index_select(0, tgt_pack.positions)])
-        x = self.embedding(ids) * math.sqrt(d)
-        x, y = self.dropout(x + pe.to(x.dtype)).split([n_src, ids.numel() - n_src])  # (N_s, D), (N_t, D)
+        if self.src_embedding is None:  # one lookup for both sides: its backward builds one dense (V, D) gradient
+            x = self.embedding(torch.cat([src_ids, tgt_ids]))
+        else:
+            x = torch.cat([self.src_embedding(src_ids), self.embedding(tgt_ids)])
+        x = x * math.sqrt(d)
+        x, y = self.dropout(x + pe.to(x.dtype)).split([n_src, x.size(0) - n_src])  # (N_s, D), (N_t, D)
         for layer in self.encoder:
             x, _ = layer(x, src_pack.key_mask, packing=src_pack)
         for layer in self.decoder:
             y, _, _ = layer(y, x, src_pack.key_mask, packing=tgt_pack, memory_packing=src_pack)
         target = tgt_out.reshape(-1).index_select(0, tgt_pack.index)  # rows in the order of tgt_pack.index
         # The generator and the loss in one chunked pass: the (N_t, V) logits never exist whole.
-        return linear_cross_entropy(y, self.embedding.weight, target, label_smoothing)
+        return linear_cross_entropy(y, self.output_projection, target, label_smoothing)
 
     def num_parameters(self) -> int:
         return sum(p.numel() for p in self.parameters())

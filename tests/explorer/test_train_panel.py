@@ -95,6 +95,19 @@ def test_form_builds_requests_for_devices_and_keeps_a_chosen_folder(panel, tmp_p
     assert device_choices([(0, "A100", 40.0)]) == [("cuda:0", "GPU 0: A100 (40 GiB)")]
 
 
+def test_label_smoothing_and_shared_embedding_reach_the_run(panel, tmp_path):
+    form = panel.form
+    configure(panel, tmp_path / "run")
+    cfg = form.request().config
+    assert cfg.label_smoothing == 0.1 and cfg.model.share_embeddings is True  # the paper's defaults
+    form.smoothing_spin.setValue(0.0)
+    form.share_check.setChecked(False)
+    cfg = form.request().config
+    assert cfg.label_smoothing == 0.0 and cfg.model.share_embeddings is False
+    form.preset_combo.setCurrentText("small")  # a preset brings back its own (shared) embedding
+    assert form.share_check.isChecked() and form.request().config.model.share_embeddings is True
+
+
 def test_cpu_bf16_device_choice_asks_for_cpu_autocast(panel, tmp_path):
     form = panel.form
     configure(panel, tmp_path / "run")

@@ -120,3 +120,33 @@ def test_a_two_stage_run_gets_its_stage_two_command(tmp_path):
         card = render(tmp_path, None, scores, [("Hi.", "Hallo.")], template)
         assert ("make default-model-finetune" in card) is expected
         assert "12,600 training steps" in card
+        assert "one embedding shared by source, target and output" in card
+
+
+def test_the_ablation_results_become_a_section(tmp_path):
+    """`--ablations` adds the smaller-model table: each variant with its change against the baseline."""
+    from model.card import ablations_section
+
+    def row(name, label, bleu, chrf, params=1_234_567):
+        return {"name": name, "label": label, "parameters": params, "sentences": 1000,
+                "greedy": {"bleu": bleu, "chrf": chrf}, "beam": {"size": 4, "bleu": bleu + 0.5, "chrf": chrf - 1}}
+    res = {"arch": "--layers 3 --d-model 128", "recipe": "--warmup 1000", "steps": 5000, "date": "2026-11-30",
+           "data": "/x/ding-ft-v1", "variants": [row("baseline", "recipe", 6.0, 30.0),
+                                                 row("unshared", "separate matrices", 5.5, 30.25, 2_258_567)]}
+    path = tmp_path / "ablations.json"
+    path.write_text(json.dumps(res), encoding="utf-8")
+    text = ablations_section(path)
+    assert "5,000 steps per variant on `ding-ft-v1`, scored on 1,000 of its validation sentences" in text
+    assert "| recipe | 1.23 M | 6.00 | 30.00 | 6.50 | 29.00 |" in text
+    assert "| separate matrices | 2.26 M | 5.50 (-0.50) | 30.25 (+0.25) | 6.00 (-0.50) | 29.25 (+0.25) |" in text
+    assert ablations_section(None) == ""
+    # ... and lands in the rendered card, whose description follows the model's own embedding setting
+    (tmp_path / "config.json").write_text(json.dumps({"model": {"n_layers": 3, "d_model": 128, "n_heads": 8,
+                                                                "d_ff": 512, "dropout": 0.1, "vocab_size": 4000,
+                                                                "share_embeddings": False}}), encoding="utf-8")
+    s = Score("shipped", 100, 1, 0.6, 5.0, 25.0, 1.0)
+    scores = {k: s for k in ("greedy", "greedy_b", "beam", "beam_a0", "beam_100")}
+    template = Path(model.card.__file__).with_name("card_template.md").read_text(encoding="utf-8")
+    card = render(tmp_path, None, scores, [], template, ablations=path)
+    assert "separate source, target and output embedding matrices" in card
+    assert text.strip() in card and card.index(text.strip()) < card.index("## The test floor")
