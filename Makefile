@@ -2,44 +2,33 @@
 PY ?= python3
 DATA ?= data
 RUN ?= runs/default
-MINUTES ?= 170
-FT_MINUTES ?= 40
+MINUTES ?= 115
 ABLATE_RUNS ?= runs/ablate
 # bf16 autocast on CPUs that compute bf16 natively (AVX512-BF16/AMX): 1.3x faster here; `make CPU_AMP=` turns it off.
 CPU_AMP ?= $(shell $(PY) -c "from model.train import cpu_has_native_bf16 as f; print('--cpu-amp' if f() else '')" 2>/dev/null)
 
-.PHONY: test data-ding data-ding-ft default-model default-model-resume default-model-finetune ship-default-model model-card ablations bench
+.PHONY: test data-ding default-model default-model-resume ship-default-model model-card ablations bench
 
 test:
 	QT_QPA_PLATFORM=offscreen $(PY) -m pytest
 
-# Ding English→German corpus: sentences ×2, 240k phrase pairs, 120k synthetic everyday sentences; 1,000 valid and test sentences.
+# Ding English→German corpus: sentences ×2 (a quarter of the pairs), 40k phrase pairs, 60k synthetic everyday
+# sentences; 1,000 valid and test sentences.
 data-ding:
-	$(PY) -m model.cli data ding --out $(DATA)/ding-mix-v3 --sentence-repeat 2 --max-phrases 240000 --augment 120000 --seed 1
+	$(PY) -m model.cli data ding --out $(DATA)/ding-ft-v1 --sentence-repeat 2 --max-phrases 40000 --augment 60000 --seed 1
 
 # The built-in model (see assets/default-model/MODEL_CARD.md). Resumable: run default-model-resume
 # as often as needed; each run stops cleanly after MINUTES and keeps its checkpoints.
 default-model: data-ding
-	$(PY) -m model.cli train --src $(DATA)/ding-mix-v3/train.en --tgt $(DATA)/ding-mix-v3/train.de \
-	  --valid-src $(DATA)/ding-mix-v3/valid.en --valid-tgt $(DATA)/ding-mix-v3/valid.de --out $(RUN) \
-	  --preset small --dropout 0.3 --vocab-size 4000 --batch-tokens 6000 --warmup 2000 --lr-scale 1.0 \
-	  --label-smoothing 0.1 --max-steps 40000 --max-minutes $(MINUTES) --valid-every 1000 --checkpoint-every 250 \
+	$(PY) -m model.cli train --src $(DATA)/ding-ft-v1/train.en --tgt $(DATA)/ding-ft-v1/train.de \
+	  --valid-src $(DATA)/ding-ft-v1/valid.en --valid-tgt $(DATA)/ding-ft-v1/valid.de --out $(RUN) \
+	  --preset small --dropout 0.2 --vocab-size 8000 --batch-tokens 6000 --warmup 1000 --lr-scale 0.7 \
+	  --label-smoothing 0.1 --max-steps 40000 --max-minutes $(MINUTES) --valid-every 500 --checkpoint-every 250 \
 	  --keep 8 --threads 2 $(CPU_AMP)
 
 default-model-resume:
 	$(PY) -m model.cli train --resume $(RUN) --max-steps 40000 --max-minutes $(MINUTES) \
-	  --valid-every 1000 --checkpoint-every 250 --keep 8 --threads 2 $(CPU_AMP)
-
-# Stage 2: continue the same run on a mix in which real sentences are a quarter of the pairs instead of
-# a tenth (fewer term pairs and synthetic sentences; the same held-out sets). The run keeps its step count,
-# optimizer state and tokenizer, and records the first corpus in train_config.json ("stages").
-data-ding-ft:
-	$(PY) -m model.cli data ding --out $(DATA)/ding-ft-v1 --sentence-repeat 2 --max-phrases 40000 --augment 60000 --seed 1
-
-default-model-finetune: data-ding-ft
-	$(PY) -m model.cli train --resume $(RUN) --src $(DATA)/ding-ft-v1/train.en --tgt $(DATA)/ding-ft-v1/train.de \
-	  --valid-src $(DATA)/ding-ft-v1/valid.en --valid-tgt $(DATA)/ding-ft-v1/valid.de --max-steps 40000 \
-	  --max-minutes $(FT_MINUTES) --valid-every 500 --checkpoint-every 250 --keep 8 --threads 2 $(CPU_AMP)
+	  --valid-every 500 --checkpoint-every 250 --keep 8 --threads 2 $(CPU_AMP)
 
 # Average the last checkpoints (paper, section 6.1) into the shipped folder.
 # The model card, samples and held-out set in assets/default-model stay; only the model files change.
@@ -55,7 +44,7 @@ model-card:
 
 # Vocabulary size, label smoothing, shared embeddings: one change at a time on a smaller model of the
 # same recipe (about 30 min per pair of variants on 2 cores; repeat the command to resume).
-ablations: data-ding-ft
+ablations: data-ding
 	$(PY) -m benchmarks.ablations --data $(DATA)/ding-ft-v1 --runs $(ABLATE_RUNS) --json benchmarks/ablations.json
 
 bench:

@@ -138,6 +138,16 @@ def recipe_paragraph(tc: dict) -> str:
             f"included), gradient clipping {tc.get('clip_norm', 0):g}, {amp}.")
 
 
+def _stage_commands(tc: dict) -> str:
+    """For a run continued on other corpora, the command that moved it onto each later one.
+
+    The Makefile only holds the current one-stage recipe, so the card spells out the resume itself.
+    """
+    later = [*tc.get("stages", [])[1:], {k: tc.get(k, "") for k in ("src", "tgt")}] if tc.get("stages") else []
+    return "".join(f"python -m model.cli train --resume $RUN --src {c.get('src', '?')} --tgt {c.get('tgt', '?')}"
+                   "   # next stage: the same run on another mix\n" for c in later)
+
+
 def cpu_name() -> str:
     try:
         for line in Path("/proc/cpuinfo").read_text().splitlines():
@@ -264,8 +274,7 @@ def render(model_dir: Path, run: Path | None, scores: dict[str, Score], samples:
         "samples_table": _table([[s, t] for s, t in samples], ["English", "this model (beam 4)"]),
         "date": time.strftime("%Y-%m-%d"), "status": status.strip(), "history": history.strip(),
         "data": data_paragraph(tc, step), "recipe": recipe_paragraph(tc),
-        "finetune_command": ("make default-model-finetune   # stage 2: the same run on the second mix (FT_MINUTES)\n"
-                             if tc.get("stages") else ""),
+        "finetune_command": _stage_commands(tc),
         "baseline_note": _baseline_note([scores[k].label for k in base_keys]),
         "ablations": ablations_section(ablations),
     }

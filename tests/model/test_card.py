@@ -60,7 +60,7 @@ def test_card_scores_floors_history_and_samples(tmp_path):
     assert card.index("| early checkpoint |") < card.index("| the run's last |")
     assert "The first 2 rows are other models on the same sentences: early checkpoint; the run's last." in card
     assert f"{scores['greedy']['bleu']:.2f}" in card and "60 training steps" in card
-    assert "make default-model-finetune" not in card  # a one-stage run: no stage-2 command
+    assert "--resume" not in card  # a one-stage run: no stage-2 command
     valid, last = run_history(run)
     assert [r["step"] for r in valid] == [30, 60] and last["step"] == 60
     for r in valid:
@@ -107,7 +107,7 @@ def test_data_paragraph_gives_each_stage_its_steps(tmp_path):
 
 
 def test_a_two_stage_run_gets_its_stage_two_command(tmp_path):
-    """The card's recipe names `make default-model-finetune` exactly when the run had a second corpus."""
+    """The card's recipe gives the resume command onto the second corpus exactly when the run had one."""
     (tmp_path / "config.json").write_text(json.dumps({"model": {"n_layers": 4, "d_model": 256, "n_heads": 8,
                                                                 "d_ff": 1024, "dropout": 0.3, "vocab_size": 4000},
                                                       "meta": {"step": 12600}}), encoding="utf-8")
@@ -115,10 +115,10 @@ def test_a_two_stage_run_gets_its_stage_two_command(tmp_path):
     scores = {k: s for k in ("greedy", "greedy_b", "beam", "beam_a0", "beam_100")}
     template = Path(model.card.__file__).with_name("card_template.md").read_text(encoding="utf-8")
     for stages, expected in (([], False), ([{"src": "a/train.en", "until_step": 11157}], True)):
-        tc = {"src": "b/train.en", "stages": stages, "warmup_steps": 2000, "batch_tokens": 6000}
+        tc = {"src": "b/train.en", "tgt": "b/train.de", "stages": stages, "warmup_steps": 2000, "batch_tokens": 6000}
         (tmp_path / "train_config.json").write_text(json.dumps(tc), encoding="utf-8")
         card = render(tmp_path, None, scores, [("Hi.", "Hallo.")], template)
-        assert ("make default-model-finetune" in card) is expected
+        assert ("train --resume $RUN --src b/train.en --tgt b/train.de" in card) is expected
         assert "12,600 training steps" in card
         assert "one embedding shared by source, target and output" in card
 
