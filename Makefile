@@ -40,7 +40,8 @@ ship-default-model:
 # Measure the shipped model (held-out BLEU/chrF, averaging/beam/length-penalty comparisons, the twenty
 # everyday sentences) and write assets/default-model/MODEL_CARD.md, floors.json and scores.json.
 model-card:
-	$(PY) -m model.card --model assets/default-model --run $(RUN) --ablations benchmarks/ablations.json
+	$(PY) -m model.card --model assets/default-model --run $(RUN) --ablations benchmarks/ablations.json \
+	  --agreement benchmarks/reference_agreement.json
 
 # Vocabulary size, label smoothing, shared embeddings: one change at a time on a smaller model of the
 # same recipe (about 30 min per pair of variants on 2 cores; repeat the command to resume).

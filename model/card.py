@@ -86,8 +86,12 @@ def _mix(name: str, st: dict) -> str:
     tr = st["train"]
     share = (f" ({tr['sentence_lines'] / max(1, tr['lines']):.0%} of them real sentences)"
              if "sentence_lines" in tr else "")
-    return (f"`{name}`: the {tr['sentence']:,} remaining sentences ×{st['sentence_repeat']}, {tr['phrase']:,} "
-            f"term pairs and {st.get('augment', 0):,} synthetic sentences, {tr['lines']:,} pairs{share}")
+    chosen = st.get("everyday_phrases")
+    terms = (f"{tr['phrase']:,} term pairs ({chosen:,} of them everyday ones — exclamations, and pairs whose every "
+             "word the train sentences use twice — the rest a random sample)" if chosen is not None
+             else f"{tr['phrase']:,} term pairs")
+    return (f"`{name}`: the {tr['sentence']:,} remaining sentences ×{st['sentence_repeat']}, {terms} "
+            f"and {st.get('augment', 0):,} synthetic sentences, {tr['lines']:,} pairs{share}")
 
 
 def data_paragraph(tc: dict, last_step: int = 0) -> str:
@@ -207,6 +211,23 @@ def ablations_section(path: Path | None) -> str:
             f"{ablation_table(res)}\n")
 
 
+def agreement_note(path: Path | None, greedy: Score | None = None) -> str:
+    """A scale for the test scores, from ``python -m benchmarks.reference_agreement --json``: how two of the
+    dictionary's own German translations of one English sentence score against each other; empty without."""
+    if path is None:
+        return ""
+    r = json.loads(path.read_text(encoding="utf-8"))["en_de"]
+    if not r.get("sentences"):
+        return ""
+    share = (f" This model's greedy output reaches {greedy.bleu / r['bleu']:.0%} of that BLEU and "
+             f"{greedy.chrf / r['chrf']:.0%} of that chrF." if greedy is not None else "")
+    return (f"\nFor scale: where Ding gives two German translations of the same English sentence "
+            f"({r['sentences']:,} sentences), its second translation scored against its first as the reference "
+            f"reaches BLEU {r['bleu']:.1f} and chrF {r['chrf']:.1f} (`python -m benchmarks.reference_agreement`)."
+            f"{share} Those sentences are often the ones that need a free translation, and a machine can score "
+            f"above a second human by keeping to the usual wording, so this is a scale, not a ceiling.\n")
+
+
 def _baseline_key(i: int) -> str:
     return "baseline_greedy" if i == 0 else f"baseline{i + 1}_greedy"
 
@@ -241,7 +262,8 @@ def measure(model_dir: Path, raw_dir: Path | None, test_src: list[str], test_ref
 
 
 def render(model_dir: Path, run: Path | None, scores: dict[str, Score], samples: list[tuple[str, str]],
-           template: str, status: str = "", history: str = "", ablations: Path | None = None) -> str:
+           template: str, status: str = "", history: str = "", ablations: Path | None = None,
+           agreement: Path | None = None) -> str:
     meta = json.loads((model_dir / "config.json").read_text(encoding="utf-8"))
     tc_path = model_dir / "train_config.json"
     tc = json.loads(tc_path.read_text(encoding="utf-8")) if tc_path.is_file() else {}
@@ -277,6 +299,7 @@ def render(model_dir: Path, run: Path | None, scores: dict[str, Score], samples:
         "finetune_command": _stage_commands(tc),
         "baseline_note": _baseline_note([scores[k].label for k in base_keys]),
         "ablations": ablations_section(ablations),
+        "agreement": agreement_note(agreement, scores["greedy"]),
     }
     return template.format(**fields)
 
@@ -294,6 +317,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--baseline-label", action="append", default=[],
                    help="its row label in the comparison table (one per --baseline, in order)")
     p.add_argument("--ablations", type=Path, help="results of `python -m benchmarks.ablations --json`")
+    p.add_argument("--agreement", type=Path,
+                   help="results of `python -m benchmarks.reference_agreement --json` (a scale for the scores)")
     a = p.parse_args(argv)
     held = a.model / "heldout"
     test_src = (held / "test.en").read_text(encoding="utf-8").splitlines()
@@ -309,7 +334,7 @@ def main(argv: list[str] | None = None) -> int:
     english = [t for t in (a.model / "samples.en").read_text(encoding="utf-8").splitlines() if t.strip()]
     samples = list(zip(english, translate_many(shipped.model, shipped.tokenizer, english, beam_size=4)))
     text = render(a.model, a.run, scores, samples, a.template.read_text(encoding="utf-8"), a.status, a.history,
-                  a.ablations)
+                  a.ablations, a.agreement)
     (a.model / "MODEL_CARD.md").write_text(text, encoding="utf-8")
     (a.model / "floors.json").write_text(json.dumps(floors(scores["beam_100"])) + "\n", encoding="utf-8")
     (a.model / "scores.json").write_text(json.dumps({k: vars(v) for k, v in scores.items()}, indent=1,

@@ -19,6 +19,11 @@ Decisions, and why:
   scope is not marked (``bad/go wrong``, ``zuletzt/das letzte Mal``), so "keep the first" silently
   breaks text. The exception is a closed list of pronoun/auxiliary/article slashes (``er/sie``,
   ``has/had``, ``a/the``): they always span one word, so the first alternative is taken.
+* ``everyday_phrases`` chooses which phrases survive ``max_phrases``: first the exclamations (``Good
+  morning!``) and the phrases whose every word, on both sides, occurs at least twice in the *train*
+  sentences (``on foot`` :: ``zu Fuß``), then a random sample of the rest (``Zwickelmaschine``). A
+  uniform sample spends nine in ten phrase slots on technical terms, bird species and compounds that
+  neither the test sentences nor users' sentences need. Held-out sentences never enter the ranking.
 * Pairs with placeholders (``sth.``, ``sb.``, ``etw.``, ``jdn.``, ``jdm.``, ``jds.``, ``jd.``) or
   ellipses (``…``) are dropped: they are templates, not natural text.
 * A sub-entry that looks like a sentence on one side only is dropped: it is a fragment on the other.
@@ -211,8 +216,34 @@ def _norm(s: str) -> str:
     return " ".join(s.casefold().split())
 
 
+_WORD = re.compile(r"\w+")
+
+
+def _words(s: str) -> list[str]:
+    return _WORD.findall(s.lower().replace("’", "'"))
+
+
+def _everyday(phrases: list[tuple[str, str]], sentences: list[tuple[str, str]]) -> list[bool]:
+    """Per phrase: an exclamation, or every word on both sides occurs >= 2 times in ``sentences``."""
+    def counts(side: int) -> dict[str, int]:
+        c: dict[str, int] = {}
+        for pair in sentences:
+            for w in _words(pair[side]):
+                c[w] = c.get(w, 0) + 1
+        return c
+
+    en_c, de_c = counts(0), counts(1)
+
+    def known(text: str, c: dict[str, int]) -> bool:
+        ws = _words(text)
+        return bool(ws) and all(c.get(w, 0) >= 2 for w in ws)
+
+    return [_shaped(en) or (known(en, en_c) and known(de, de_c)) for en, de in phrases]
+
+
 def split_ding(pairs: Iterable[DingPair], n_valid: int = 1000, n_test: int = 1000, seed: int = 1,
-               sentence_repeat: int = 1, max_phrases: int | None = None) -> DingSplit:
+               sentence_repeat: int = 1, max_phrases: int | None = None,
+               everyday_phrases: bool = False) -> DingSplit:
     """Hold out ``n_valid`` + ``n_test`` sentence pairs, English→German; the rest (plus phrases) is train.
 
     Held-out pairs share neither their normalised English nor their normalised German with train or with
@@ -251,13 +282,22 @@ def split_ding(pairs: Iterable[DingPair], n_valid: int = 1000, n_test: int = 100
     train_sent = [p for p in sentences if clear(p)]
     train_phr = [p for p in phrases if clear(p)]
     n_phr_clear = len(train_phr)
+    n_everyday = None
     if max_phrases is not None and max_phrases < len(train_phr):
-        train_phr = sorted(rng.sample(train_phr, max_phrases))
+        if everyday_phrases:
+            flags = _everyday(train_phr, train_sent)
+            first = [p for p, f in zip(train_phr, flags) if f]
+            rest = [p for p, f in zip(train_phr, flags) if not f]
+            first = rng.sample(first, max_phrases) if len(first) > max_phrases else first
+            n_everyday = len(first)
+            train_phr = sorted(first + rng.sample(rest, max_phrases - len(first)))
+        else:
+            train_phr = sorted(rng.sample(train_phr, max_phrases))
     train = train_sent * sentence_repeat + train_phr
     rng.shuffle(train)
     stats = {
         "source": "en", "target": "de", "seed": seed, "sentence_repeat": sentence_repeat,
-        "max_phrases": max_phrases,
+        "max_phrases": max_phrases, **({"everyday_phrases": n_everyday} if everyday_phrases else {}),
         "pairs": {SENTENCE: len(sentences), PHRASE: len(phrases)},
         "train": {SENTENCE: len(train_sent), "sentence_lines": len(train_sent) * sentence_repeat,
                   PHRASE: len(train_phr), "lines": len(train)},
@@ -295,7 +335,7 @@ def _lines(texts: Iterable[str]) -> bytes:
 
 def build_ding_corpus(out_dir: Path, path: Path = DING_PATH, n_valid: int = 1000, n_test: int = 1000,
                       seed: int = 1, sentence_repeat: int = 1, max_phrases: int | None = None,
-                      reverse: bool = False, augment: int = 0) -> DingSplit:
+                      reverse: bool = False, augment: int = 0, everyday_phrases: bool = False) -> DingSplit:
     """Read, split, write ``{train,valid,test}.{en,de}`` and ``stats.json``; return (source, target) pairs.
 
     With ``reverse`` the direction is German→English: the returned tuples are (de, en) and stats say so,
@@ -304,7 +344,7 @@ def build_ding_corpus(out_dir: Path, path: Path = DING_PATH, n_valid: int = 1000
     """
     path, out_dir = Path(path), Path(out_dir)
     pairs, malformed = read_ding(path)
-    split = split_ding(pairs, n_valid, n_test, seed, sentence_repeat, max_phrases)
+    split = split_ding(pairs, n_valid, n_test, seed, sentence_repeat, max_phrases, everyday_phrases)
     extra: list[tuple[str, str]] = []
     if augment:
         from model.augment import generate  # noqa: PLC0415 (loaded only when asked for)
@@ -354,6 +394,9 @@ def add_cli(subparsers) -> None:
     ding.add_argument("--seed", type=int, default=1)
     ding.add_argument("--sentence-repeat", type=int, default=1, help="copies of each train sentence")
     ding.add_argument("--max-phrases", type=_count, default=None, help="subsample word/term pairs")
+    ding.add_argument("--everyday-phrases", action="store_true",
+                      help="with --max-phrases: keep exclamations and phrases made of words the train "
+                           "sentences use first, then sample the rest")
     ding.add_argument("--reverse", action="store_true", help="German→English instead of English→German")
     ding.add_argument("--augment", type=_count, default=0, metavar="N",
                       help="add N synthetic everyday pairs (model.augment) to train")
@@ -386,7 +429,8 @@ def _augment_options(parser: argparse.ArgumentParser) -> None:
 def _run_ding(args: argparse.Namespace) -> int:
     try:
         split = build_ding_corpus(args.out, args.ding, args.valid, args.test, args.seed,
-                                  args.sentence_repeat, args.max_phrases, args.reverse, args.augment)
+                                  args.sentence_repeat, args.max_phrases, args.reverse, args.augment,
+                                  args.everyday_phrases)
     except UserError as e:
         print(f"error: {e}", file=sys.stderr)
         return 1

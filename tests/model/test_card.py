@@ -79,6 +79,10 @@ def test_data_paragraph_reads_the_corpus_statistics(tmp_path):
     for fact in ("19,119 example-sentence", "345,351 term", "16,741 remaining sentences ×2", "240,000 term pairs",
                  "120,000 synthetic", "393,482 pairs", "GPL-2.0-or-later"):
         assert fact in text
+    assert "everyday" not in text.split("synthetic everyday sentences are generated")[0]
+    (tmp_path / "stats.json").write_text(json.dumps({**stats, "everyday_phrases": 16372}), encoding="utf-8")
+    chosen = data_paragraph({"src": str(tmp_path / "train.en"), "tgt": str(tmp_path / "train.de")})
+    assert "240,000 term pairs (16,372 of them everyday ones" in chosen
     missing = data_paragraph({"src": str(tmp_path / "nowhere" / "a.en"), "tgt": "b.de"})
     assert "no corpus statistics" in missing
 
@@ -121,6 +125,32 @@ def test_a_two_stage_run_gets_its_stage_two_command(tmp_path):
         assert ("train --resume $RUN --src b/train.en --tgt b/train.de" in card) is expected
         assert "12,600 training steps" in card
         assert "one embedding shared by source, target and output" in card
+
+
+def test_the_agreement_figures_become_a_paragraph(tmp_path):
+    """`--agreement` adds the human-vs-human scale and the model's share of it, as its own paragraph."""
+    from model.card import agreement_note
+
+    path = tmp_path / "agreement.json"
+    path.write_text(json.dumps({"en_de": {"sentences": 674, "bleu": 16.48, "chrf": 43.08}}), encoding="utf-8")
+    s = Score("shipped", 1000, 1, 0.6, 8.24, 30.16, 1.0)
+    text = agreement_note(path, s)
+    assert "(674 sentences)" in text and "BLEU 16.5 and chrF 43.1" in text
+    assert "reaches 50% of that BLEU and 70% of that chrF" in text
+    assert agreement_note(None, s) == ""
+    path.write_text(json.dumps({"en_de": {"sentences": 0}}), encoding="utf-8")
+    assert agreement_note(path, s) == ""
+    path.write_text(json.dumps({"en_de": {"sentences": 674, "bleu": 16.48, "chrf": 43.08}}), encoding="utf-8")
+    (tmp_path / "config.json").write_text(json.dumps({"model": {"n_layers": 3, "d_model": 128, "n_heads": 8,
+                                                                "d_ff": 512, "dropout": 0.1, "vocab_size": 4000}}),
+                                          encoding="utf-8")
+    scores = {k: s for k in ("greedy", "greedy_b", "beam", "beam_a0", "beam_100")}
+    template = Path(model.card.__file__).with_name("card_template.md").read_text(encoding="utf-8")
+    card = render(tmp_path, None, scores, [], template, agreement=path)
+    # its own paragraph, between the test scores and the technique comparison
+    assert "single reference each).\n\nFor scale:" in card
+    assert card.index("For scale:") < card.index("## What each technique gave")
+    assert "For scale" not in render(tmp_path, None, scores, [], template)
 
 
 def test_the_ablation_results_become_a_section(tmp_path):

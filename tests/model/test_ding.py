@@ -174,6 +174,62 @@ def test_split_repeat_and_max_phrases(sample):
         split_ding(pairs, n_valid=50, n_test=50)
 
 
+def _pairs(rows, kind):
+    return [DingPair(en, de, kind, i + 1) for i, (en, de) in enumerate(rows)]
+
+
+EVERYDAY_SENTENCES = [
+    ("The dog is in the garden.", "Der Hund ist im Garten."),
+    ("The dog is in the house.", "Der Hund ist im Haus."),
+    ("The garden is big.", "Der Garten ist groß."),
+    ("The house is big.", "Das Haus ist groß."),
+    ("The zebra runs.", "Das Zebra rennt."),
+    ("A zebra sleeps.", "Ein Zebra schläft."),
+    ("We sleep at home.", "Wir schlafen zu Hause."),
+    ("They sleep at night.", "Sie schlafen nachts."),
+    ("The man sleeps.", "Der Mann schläft."),  # "the"/"der" stay frequent whatever is held out
+    ("The man reads.", "Der Mann liest."),
+]
+EVERYDAY_PHRASES = [
+    ("the garden", "der Garten"),  # every word, both sides, twice in the sentences
+    ("Good morning!", "Guten Morgen!"),  # an exclamation
+    ("zebra", "Zebra"),  # everyday only while both zebra sentences are in train
+    ("screw pile", "Schraubpfahl"),  # technical: unknown words
+    ("the dog", "Schraubpfahl"),  # English known, German not
+    ("clock machine", "Zwickelmaschine"),
+    ("wild cat", "Wildkatze"),
+    ("hearth glass", "Herdglas"),
+]
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_everyday_phrases_come_first_and_ignore_held_out(seed):
+    pairs = _pairs(EVERYDAY_SENTENCES, "sentence") + _pairs(EVERYDAY_PHRASES, "phrase")
+    split = split_ding(pairs, n_valid=1, n_test=1, seed=seed, max_phrases=4, everyday_phrases=True)
+    train_sentences = [en.lower() for en, _ in split.train if (en, _) in set(EVERYDAY_SENTENCES)]
+    # "zebra" and "garden" each occur in exactly two sentences: everyday only if neither is held out.
+    everyday = {("Good morning!", "Guten Morgen!")}
+    if sum("zebra" in en for en in train_sentences) == 2:
+        everyday.add(("zebra", "Zebra"))
+    if sum("garden" in en for en in train_sentences) == 2:
+        everyday.add(("the garden", "der Garten"))
+    phrases = [p for p in split.train if p in set(EVERYDAY_PHRASES)]
+    assert len(phrases) == 4 and everyday <= set(phrases)
+    assert split.stats["everyday_phrases"] == len(everyday)
+    plain = split_ding(pairs, n_valid=1, n_test=1, seed=seed, max_phrases=4)
+    assert plain.valid == split.valid and plain.test == split.test  # the hold-out does not move
+    assert "everyday_phrases" not in plain.stats
+
+
+def test_everyday_phrases_prefer_everyday_over_chance():
+    # 40 technical terms against 2 everyday phrases, 2 slots: a uniform sample keeps both 1 time in 861.
+    tech = [(f"widget part {i}", f"Widgetteil{i}") for i in range(40)]
+    pairs = _pairs(EVERYDAY_SENTENCES, "sentence") + _pairs(tech + EVERYDAY_PHRASES[:2], "phrase")
+    for seed in range(5):
+        split = split_ding(pairs, n_valid=0, n_test=0, seed=seed, max_phrases=2, everyday_phrases=True)
+        assert set(EVERYDAY_PHRASES[:2]) <= set(split.train)
+
+
 def test_build_is_deterministic_and_aligned(sample, tmp_path):
     a, b, r = tmp_path / "a", tmp_path / "b", tmp_path / "r"
     split = build_ding_corpus(a, sample, n_valid=2, n_test=2, seed=7, sentence_repeat=2)
