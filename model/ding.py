@@ -22,7 +22,7 @@ Decisions, and why:
 * ``everyday_phrases`` chooses which phrases survive ``max_phrases``: first the exclamations (``Good
   morning!``) and the phrases whose every word, on both sides, occurs at least twice in the *train*
   sentences (``on foot`` :: ``zu Fuß``), then a random sample of the rest (``Zwickelmaschine``). A
-  uniform sample spends nine in ten phrase slots on technical terms, bird species and compounds that
+  uniform sample spends most phrase slots on technical terms, bird species and compounds that
   neither the test sentences nor users' sentences need. Held-out sentences never enter the ranking.
 * Pairs with placeholders (``sth.``, ``sb.``, ``etw.``, ``jdn.``, ``jdm.``, ``jds.``, ``jd.``) or
   ellipses (``…``) are dropped: they are templates, not natural text.
