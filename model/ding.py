@@ -41,6 +41,7 @@ import random
 import re
 import secrets
 import sys
+from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -216,27 +217,17 @@ def _norm(s: str) -> str:
     return " ".join(s.casefold().split())
 
 
-_WORD = re.compile(r"\w+")
-
-
-def _words(s: str) -> list[str]:
-    return _WORD.findall(s.lower().replace("’", "'"))
+_WORD = re.compile(r"\w+")  # apostrophes split words on both sides alike ("don’t" -> don, t)
 
 
 def _everyday(phrases: list[tuple[str, str]], sentences: list[tuple[str, str]]) -> list[bool]:
     """Per phrase: an exclamation, or every word on both sides occurs >= 2 times in ``sentences``."""
-    def counts(side: int) -> dict[str, int]:
-        c: dict[str, int] = {}
-        for pair in sentences:
-            for w in _words(pair[side]):
-                c[w] = c.get(w, 0) + 1
-        return c
+    en_c = Counter(w for en, _ in sentences for w in _WORD.findall(en.lower()))
+    de_c = Counter(w for _, de in sentences for w in _WORD.findall(de.lower()))
 
-    en_c, de_c = counts(0), counts(1)
-
-    def known(text: str, c: dict[str, int]) -> bool:
-        ws = _words(text)
-        return bool(ws) and all(c.get(w, 0) >= 2 for w in ws)
+    def known(text: str, c: Counter) -> bool:
+        ws = _WORD.findall(text.lower())
+        return bool(ws) and all(c[w] >= 2 for w in ws)
 
     return [_shaped(en) or (known(en, en_c) and known(de, de_c)) for en, de in phrases]
 
