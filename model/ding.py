@@ -394,6 +394,8 @@ def add_cli(subparsers) -> None:
     ding.set_defaults(func=_run_ding)
     sources.add_parser("augment", help="synthetic everyday English–German pairs from a grammar and lexicon",
                        setup=_augment_options)
+    sources.add_parser("tatoeba", help="English–German sentence pairs from Tatoeba (manythings.org/anki deu.txt)",
+                       setup=_tatoeba_options)
 
 
 class _LazyParser(argparse.ArgumentParser):
@@ -415,6 +417,11 @@ def _augment_options(parser: argparse.ArgumentParser) -> None:
     from model.augment import add_arguments, run  # noqa: PLC0415 (lazy, see _LazyParser)
     add_arguments(parser)
     parser.set_defaults(func=run)
+
+
+def _tatoeba_options(parser: argparse.ArgumentParser) -> None:
+    from model.corpus.tatoeba import add_arguments  # noqa: PLC0415 (lazy, see _LazyParser)
+    add_arguments(parser)
 
 
 def _run_ding(args: argparse.Namespace) -> int:

@@ -1,0 +1,44 @@
+"""Atomic file writes: a crash, a full disk or Ctrl-C never leaves a half-written file behind.
+
+Write to a temporary file in the same folder, fsync it, rename it over the target, then fsync the folder
+so the rename itself survives a power cut. A reader sees the old file or the new one, never a mix.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+from pathlib import Path
+
+
+def fsync_dir(folder: Path) -> None:
+    """Make a rename or a new entry in ``folder`` durable (a no-op where directories cannot be opened)."""
+    try:
+        fd = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass  # some filesystems refuse fsync on a directory; the data itself is already synced
+    finally:
+        os.close(fd)
+
+
+def write_atomic(path: Path | str, data: bytes | str) -> None:
+    """Replace ``path`` with ``data`` (str is written as UTF-8) in one step."""
+    path = Path(path)
+    if isinstance(data, str):
+        data = data.encode("utf-8")
+    # os.open with 0o666 (not mkstemp's 0o600) so the file gets the umask's usual permissions.
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.{secrets.token_hex(4)}.tmp")
+    try:
+        with os.fdopen(os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666), "wb") as f:
+            f.write(data)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
+    fsync_dir(path.parent)
