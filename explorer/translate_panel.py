@@ -74,6 +74,12 @@ class TranslatePanel(QWidget):
         self.translation_view.setTabChangesFocus(True)
         self.detail_label = QLabel("")
         make_muted(self.detail_label)
+        # Pieces the vocabulary lacks (emoji, Chinese for an English model) are said plainly: the model
+        # still writes fluent German for such input, which would otherwise look like a real translation.
+        self.unknown_label = QLabel("")
+        make_error(self.unknown_label)
+        self.unknown_label.setWordWrap(True)
+        self.unknown_label.hide()
         self.error_label = QLabel("")
         make_error(self.error_label)
         self.error_label.setWordWrap(True)
@@ -99,6 +105,7 @@ class TranslatePanel(QWidget):
         layout.addWidget(_heading("Translation"))
         layout.addWidget(self.translation_view)
         layout.addWidget(self.detail_label)
+        layout.addWidget(self.unknown_label)
         layout.addWidget(self.error_label)
         layout.addSpacing(6)
         layout.addWidget(_heading("Recent sentences"))
@@ -133,6 +140,9 @@ class TranslatePanel(QWidget):
     def set_translation(self, translation) -> None:
         """Show a Translation (or clear with None) and remember its source in the history."""
         self.error_label.hide()
+        note = translation.unknown_note() if translation is not None else ""
+        self.unknown_label.setText(note)
+        self.unknown_label.setVisible(bool(note))
         if translation is None:
             self.translation_view.setPlainText("")
             self.detail_label.setText("")

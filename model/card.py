@@ -14,12 +14,14 @@ import argparse
 import json
 import os
 import platform
+import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
 
 from model.checkpoint import LoadedModel, load_model
-from model.decode import translate_many
+from model.files import write_atomic
+from model.decode import eval_threads, translate_many
 
 PAPER_ALPHA = 0.6  # the length penalty of the paper's section 6.1
 
@@ -36,11 +38,12 @@ class Score:
 
 
 def score(loaded: LoadedModel, src: list[str], ref: list[str], beam: int = 1, alpha: float = PAPER_ALPHA,
-          label: str = "") -> tuple[Score, list[str]]:
+          label: str = "", progress=None) -> tuple[Score, list[str]]:
     """sacrebleu corpus BLEU and chrF (default 13a tokenisation) of the model's translations of src."""
     import sacrebleu
     t0 = time.perf_counter()
-    hyps = translate_many(loaded.model, loaded.tokenizer, src, beam_size=beam, alpha=alpha)
+    hyps = translate_many(loaded.model, loaded.tokenizer, src, beam_size=beam, alpha=alpha,
+                          threads=eval_threads(), progress=progress)
     bleu, chrf = sacrebleu.corpus_bleu(hyps, [ref]).score, sacrebleu.corpus_chrf(hyps, [ref]).score
     return Score(label, len(src), beam, alpha, round(bleu, 2), round(chrf, 2),
                  round(time.perf_counter() - t0, 1)), hyps
@@ -94,6 +97,31 @@ def _mix(name: str, st: dict) -> str:
             f"and {st.get('augment', 0):,} synthetic sentences, {tr['lines']:,} pairs{share}")
 
 
+def tatoeba_paragraph(st: dict, name: str) -> str:
+    """Where the pairs came from, for a corpus that ``attention-explorer data tatoeba`` built."""
+    tr, d = st["train"], st.get("dropped", {})
+    ding = st.get("ding")
+    terms = f", and {ding['phrases']:,} term pairs" if ding and ding.get("phrases") else ""
+    mix = (f" plus the Ding dictionary's example sentences ×{ding['sentence_repeat']} ({ding['sentences']:,} "
+           f"sentences, {tr['ding']:,} lines{terms}; "
+           "Debian's `trans-de-en`, GPL-2.0-or-later, © Frank Richter, TU Chemnitz), whose own held-out "
+           f"{ding['held_out'][0]:,} + {ding['held_out'][1]:,} sentences stay out of training"
+           if ding else "")
+    licence = ("Because the weights also derive from GPL-2+ data, they are distributed under GPL-2.0-or-later; the "
+               "Tatoeba part asks for attribution (CC BY 2.0)." if ding else
+               "The weights derive from CC BY 2.0 data: credit tatoeba.org and www.manythings.org/anki.")
+    return (
+        "English–German sentence pairs of the Tatoeba Project (tatoeba.org), as packaged by www.manythings.org/anki "
+        f"(`deu.txt`; sha256 `{st.get('tatoeba_sha256', '?')[:12]}…`), licensed CC BY 2.0 — attribution: "
+        "tatoeba.org and www.manythings.org/anki. `attention-explorer data tatoeba` cleans them (Unicode NFC, "
+        f"whitespace; {d.get('too_long', 0):,} over-long, {d.get('identical_sides', 0):,} identical-sided and "
+        f"{d.get('duplicate', 0):,} duplicate pairs dropped): {st['pairs']:,} pairs. {st['valid']:,} valid and "
+        f"{st['test']:,} test pairs are held out so that *neither side* occurs in training (compared without case "
+        f"and punctuation): {st.get('dropped_overlapping_held_out', 0):,} alternative translations left training "
+        f"with them. Training mix `{name}`: {tr['tatoeba']:,} Tatoeba pairs{mix}; {tr['lines']:,} pairs in all. "
+        + licence)
+
+
 def data_paragraph(tc: dict, last_step: int = 0) -> str:
     """Where the training pairs came from, from the run's train_config.json and the corpora's stats.json.
 
@@ -107,6 +135,8 @@ def data_paragraph(tc: dict, last_step: int = 0) -> str:
         return "Trained on " + ", then ".join(f"`{c.get('src') or c.get('task') or '?'}`" for c in corpora) + \
             " (no corpus statistics found)."
     st = stats[-1]
+    if "tatoeba_sha256" in st and len(corpora) == 1:
+        return tatoeba_paragraph(st, Path(tc["src"]).parent.name)
     if len(corpora) == 1:
         mixes = "Training mix " + _mix(Path(tc["src"]).parent.name, st) + "."
     else:
@@ -240,30 +270,56 @@ def _baseline_note(labels: list[str]) -> str:
 
 
 def measure(model_dir: Path, raw_dir: Path | None, test_src: list[str], test_ref: list[str],
-            beam_limit: int, baselines: list[tuple[Path, str]] | None = None) -> dict[str, Score]:
-    """The card's scores. Each comparison changes one thing against the shipped model on the same sentences."""
+            beam_limit: int, baselines: list[tuple[Path, str]] | None = None,
+            extra_sets: dict[str, tuple[list[str], list[str]]] | None = None, progress=None) -> dict[str, Score]:
+    """The card's scores. Each comparison changes one thing against the shipped model on the same sentences.
+
+    The first test set gets every comparison; each of ``extra_sets`` (another held-out test, e.g. the
+    previous model's) gets greedy and beam 4 for the shipped model and greedy for each baseline, under keys
+    prefixed with its name.
+    """
     shipped = load_model(model_dir)
     n = min(beam_limit, len(test_src))
     src_b, ref_b = test_src[:n], test_ref[:n]
+    label = "shipped (averaged)"
     out = {
-        "greedy": score(shipped, test_src, test_ref, 1, label="shipped (averaged)")[0],
-        "greedy_b": score(shipped, src_b, ref_b, 1, label="shipped (averaged)")[0],
-        "beam": score(shipped, src_b, ref_b, 4, PAPER_ALPHA, label="shipped (averaged)")[0],
-        "beam_a0": score(shipped, src_b, ref_b, 4, 0.0, label="shipped (averaged)")[0],
-        "beam_100": score(shipped, test_src[:100], test_ref[:100], 4, PAPER_ALPHA, label="shipped (averaged)")[0],
+        "greedy": score(shipped, test_src, test_ref, 1, label=label, progress=progress)[0],
+        "greedy_b": score(shipped, src_b, ref_b, 1, label=label)[0],
+        "beam": score(shipped, src_b, ref_b, 4, PAPER_ALPHA, label=label, progress=progress)[0],
+        "beam_a0": score(shipped, src_b, ref_b, 4, 0.0, label=label, progress=progress)[0],
+        "beam_100": score(shipped, test_src[:100], test_ref[:100], 4, PAPER_ALPHA, label=label)[0],
     }
     if raw_dir is not None:
         raw = load_model(raw_dir)
         out["raw_greedy"] = score(raw, test_src, test_ref, 1, label=f"last checkpoint alone ({raw_dir.name})")[0]
-    for i, (folder, label) in enumerate(baselines or []):  # other models on the same sentences, e.g. the
-        # previously shipped one: keys baseline_greedy, baseline2_greedy, ...
-        out[_baseline_key(i)] = score(load_model(folder), test_src, test_ref, 1, label=label)[0]
+    others = [(load_model(folder), lbl) for folder, lbl in baselines or []]
+    for i, (other, lbl) in enumerate(others):  # other models on the same sentences, e.g. the previously
+        # shipped one: keys baseline_greedy, baseline2_greedy, ...
+        out[_baseline_key(i)] = score(other, test_src, test_ref, 1, label=lbl)[0]
+    for name, (src, ref) in (extra_sets or {}).items():
+        for i, (other, lbl) in enumerate(others):
+            out[f"{name}_{_baseline_key(i)}"] = score(other, src, ref, 1, label=lbl, progress=progress)[0]
+        out[f"{name}_greedy"] = score(shipped, src, ref, 1, label=label, progress=progress)[0]
+        out[f"{name}_beam"] = score(shipped, src, ref, 4, PAPER_ALPHA, label=label, progress=progress)[0]
     return out
+
+
+def extra_tables(scores: dict[str, Score], names: list[str]) -> str:
+    """One section per extra held-out set: the baselines' and the shipped model's scores on it."""
+    parts = []
+    for name in names:
+        keys = [k for k in scores if k.startswith(f"{name}_baseline")] + [f"{name}_greedy", f"{name}_beam"]
+        rows = _score_rows([scores[k] for k in keys if k in scores])
+        parts.append(f"### Held-out `{name}` sentences\n"
+                     + _table(rows, ["model", "test sentences", "decoding", "BLEU", "chrF"]) + "\n\n"
+                     f"Reproduce: `attention-explorer evaluate --src assets/default-model/heldout/{name}.en "
+                     f"--ref assets/default-model/heldout/{name}.de --beam 1` (`--beam 4` for beam search).\n")
+    return "\n".join(parts)
 
 
 def render(model_dir: Path, run: Path | None, scores: dict[str, Score], samples: list[tuple[str, str]],
            template: str, status: str = "", history: str = "", ablations: Path | None = None,
-           agreement: Path | None = None) -> str:
+           agreement: Path | None = None, extra_names: list[str] | None = None) -> str:
     meta = json.loads((model_dir / "config.json").read_text(encoding="utf-8"))
     tc_path = model_dir / "train_config.json"
     tc = json.loads(tc_path.read_text(encoding="utf-8")) if tc_path.is_file() else {}
@@ -294,12 +350,15 @@ def render(model_dir: Path, run: Path | None, scores: dict[str, Score], samples:
         "chrf_100": f"{scores['beam_100'].chrf:.2f}",
         "floor_bleu": floors(scores["beam_100"])["bleu_100"], "floor_chrf": floors(scores["beam_100"])["chrf_100"],
         "samples_table": _table([[s, t] for s, t in samples], ["English", "this model (beam 4)"]),
+        "n_samples": len(samples), "extra_scores": extra_tables(scores, extra_names or []),
+        "test_n": f"{scores['greedy'].sentences:,}",
         "date": time.strftime("%Y-%m-%d"), "status": status.strip(), "history": history.strip(),
         "data": data_paragraph(tc, step), "recipe": recipe_paragraph(tc),
         "finetune_command": _stage_commands(tc),
         "baseline_note": _baseline_note([scores[k].label for k in base_keys]),
         "ablations": ablations_section(ablations),
-        "agreement": agreement_note(agreement, scores["greedy"]),
+        # The agreement figures are Ding's: compare them with the Ding test score where there is one.
+        "agreement": agreement_note(agreement, scores.get("ding-test_greedy", scores["greedy"])),
     }
     return template.format(**fields)
 
@@ -317,30 +376,47 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--baseline-label", action="append", default=[],
                    help="its row label in the comparison table (one per --baseline, in order)")
     p.add_argument("--ablations", type=Path, help="results of `python -m benchmarks.ablations --json`")
+    p.add_argument("--progress", action="store_true", help="report progress of the long evaluations on stderr")
     p.add_argument("--agreement", type=Path,
                    help="results of `python -m benchmarks.reference_agreement --json` (a scale for the scores)")
     a = p.parse_args(argv)
     held = a.model / "heldout"
-    test_src = (held / "test.en").read_text(encoding="utf-8").splitlines()
-    test_ref = (held / "test.de").read_text(encoding="utf-8").splitlines()
+    test_src, test_ref = _read_set(held / "test")
+    # Further held-out sets beside test.{en,de} (e.g. ding-test.{en,de}, the previous model's test).
+    extra = {f.stem: _read_set(f.with_suffix("")) for f in sorted(held.glob("*.en"))
+             if f.stem != "test" and f.with_suffix(".de").is_file()}
     raw = None
     if a.run is not None and (a.run / "LATEST").is_file():
         raw = a.run / (a.run / "LATEST").read_text().strip()
     labels = a.baseline_label + [f"baseline {i + 1}" for i in range(len(a.baseline_label), len(a.baseline))]
-    scores = measure(a.model, raw, test_src, test_ref, a.beam_limit, list(zip(a.baseline, labels)))
-    for s in scores.values():
-        print(f"{s.label:40} {s.sentences:5} beam {s.beam} α {s.alpha:g}: BLEU {s.bleu:6.2f} chrF {s.chrf:6.2f} ({s.seconds} s)")
+    progress = _progress_line if a.progress else None
+    scores = measure(a.model, raw, test_src, test_ref, a.beam_limit, list(zip(a.baseline, labels)), extra, progress)
+    for k, s in scores.items():
+        print(f"{k:24} {s.label:40} {s.sentences:5} beam {s.beam} α {s.alpha:g}: BLEU {s.bleu:6.2f} "
+              f"chrF {s.chrf:6.2f} ({s.seconds} s)")
     shipped = load_model(a.model)
     english = [t for t in (a.model / "samples.en").read_text(encoding="utf-8").splitlines() if t.strip()]
-    samples = list(zip(english, translate_many(shipped.model, shipped.tokenizer, english, beam_size=4)))
+    samples = list(zip(english, translate_many(shipped.model, shipped.tokenizer, english, beam_size=4,
+                                               threads=eval_threads())))
     text = render(a.model, a.run, scores, samples, a.template.read_text(encoding="utf-8"), a.status, a.history,
-                  a.ablations, a.agreement)
-    (a.model / "MODEL_CARD.md").write_text(text, encoding="utf-8")
-    (a.model / "floors.json").write_text(json.dumps(floors(scores["beam_100"])) + "\n", encoding="utf-8")
-    (a.model / "scores.json").write_text(json.dumps({k: vars(v) for k, v in scores.items()}, indent=1,
-                                                    ensure_ascii=False) + "\n", encoding="utf-8")
+                  a.ablations, a.agreement, list(extra))
+    write_atomic(a.model / "MODEL_CARD.md", text)
+    write_atomic(a.model / "floors.json", json.dumps(floors(scores["beam_100"])) + "\n")
+    write_atomic(a.model / "scores.json", json.dumps({k: vars(v) for k, v in scores.items()}, indent=1,
+                                                     ensure_ascii=False) + "\n")
     print(f"wrote {a.model / 'MODEL_CARD.md'} and floors.json")
     return 0
+
+
+def _read_set(prefix: Path) -> tuple[list[str], list[str]]:
+    src = prefix.with_suffix(".en").read_text(encoding="utf-8").splitlines()
+    ref = prefix.with_suffix(".de").read_text(encoding="utf-8").splitlines()
+    return src, ref
+
+
+def _progress_line(done: int, total: int) -> None:
+    if done == total or done % 200 < 64:
+        print(f"  translated {done}/{total}", file=sys.stderr, flush=True)
 
 
 if __name__ == "__main__":

@@ -158,6 +158,8 @@ def cmd_translate(a) -> int:
         tr = translate(loaded, text, beam_size=a.beam,
                        capture_attention=a.json or bool(a.save_attention), use_cache=not a.no_cache)
         ms = (time.perf_counter() - t0) * 1000
+        if tr.unknown_pieces:
+            print(f"warning: {tr.unknown_note()}", file=sys.stderr)
         if a.save_attention:
             import numpy as np
             m = tr.attention
@@ -169,6 +171,7 @@ def cmd_translate(a) -> int:
             print(json.dumps({"source": tr.source, "translation": tr.text,
                               "source_tokens": list(m.source_tokens), "target_tokens": list(m.target_tokens),
                               "output_tokens": list(tr.target_pieces), "score": tr.score, "ms": round(ms, 1),
+                              "unknown_pieces": tr.unknown_pieces,
                               "shapes": {"encoder_self": list(m.encoder_self.shape),
                                          "decoder_self": list(m.decoder_self.shape),
                                          "cross": list(m.cross.shape)}}, ensure_ascii=False))
@@ -182,7 +185,9 @@ def cmd_evaluate(a) -> int:
     from model.data import read_parallel
     corpus = read_parallel(Path(a.src), Path(a.ref))
     pairs = corpus.pairs[: a.limit] if a.limit else corpus.pairs
-    result, hyps = score(_load(a), [s for s, _ in pairs], [t for _, t in pairs], a.beam, a.alpha)
+    loaded = _load(a)
+    result, hyps = score(loaded, [s for s, _ in pairs], [t for _, t in pairs], a.beam, a.alpha,
+                         progress=_Progress(len(pairs)) if len(pairs) >= 50 else None)
     if a.hyp_out:
         Path(a.hyp_out).write_text("\n".join(hyps) + "\n", encoding="utf-8")
     if a.json:
@@ -190,6 +195,25 @@ def cmd_evaluate(a) -> int:
     else:
         print(f"BLEU {result.bleu:.2f}  chrF {result.chrf:.2f}  ({result.sentences} sentences, beam {a.beam})")
     return 0
+
+
+class _Progress:
+    """'translated 320/1000 sentences, 12 s left' on stderr, rewritten in place on a terminal."""
+
+    def __init__(self, total: int, stream=sys.stderr) -> None:
+        self.total, self.stream, self.t0 = total, stream, time.perf_counter()
+        self.tty, self.decile = stream.isatty(), -1
+
+    def __call__(self, done: int, total: int) -> None:
+        elapsed = time.perf_counter() - self.t0
+        left = elapsed / done * (total - done) if done else 0.0
+        text = f"translated {done}/{total} sentences, {_fmt_time(left)} left"
+        if self.tty:
+            self.stream.write("\r" + text + ("\n" if done >= total else ""))
+        elif done * 10 // total != self.decile:
+            self.stream.write(text + "\n")  # a log file gets about ten lines, not one per batch
+        self.decile = done * 10 // total
+        self.stream.flush()
 
 
 def cmd_info(a) -> int:

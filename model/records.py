@@ -92,6 +92,18 @@ class Translation:
     score: float = 0.0  # log-probability (length-penalised for beam search)
     attention: AttentionMaps | None = None
     request_id: int = 0
+    unknown_pieces: int = 0  # source pieces the vocabulary lacks (<unk>): emoji, scripts it never saw
+
+    def unknown_note(self) -> str:
+        """'3 of 9 pieces are unknown to this model …' when the source had pieces the model cannot read.
+
+        Said plainly because the model still produces fluent German for them, invented from the rest."""
+        if not self.unknown_pieces:
+            return ""
+        n = len(self.source_pieces)
+        verb = "is" if self.unknown_pieces == 1 else "are"
+        return (f"{self.unknown_pieces} of {n} pieces {verb} unknown to this model (characters its vocabulary "
+                "never saw), so the translation may be wrong")
 
 
 @dataclass(frozen=True)

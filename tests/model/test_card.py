@@ -20,28 +20,35 @@ def test_card_scores_floors_history_and_samples(tmp_path):
     run = train_tiny(tmp_path / "run", steps=60, valid_every=30, checkpoint_every=30, valid_bleu_sentences=10)
     shipped = tmp_path / "shipped"
     shutil.copytree(run / (run / "LATEST").read_text().strip(), shipped)
-    held = make_task("reverse", 120, seed=77)
+    # Few sentences: each is translated several times (greedy, beam, α 0, baselines); 40 show every row.
+    held = make_task("reverse", 40, seed=77)
+    other = make_task("reverse", 12, seed=78)
     (shipped / "heldout").mkdir()
-    (shipped / "heldout" / "test.en").write_text("\n".join(s for s, _ in held) + "\n", encoding="utf-8")
-    (shipped / "heldout" / "test.de").write_text("\n".join(t for _, t in held) + "\n", encoding="utf-8")
+    for name, rows in (("test", held), ("other-test", other)):
+        (shipped / "heldout" / f"{name}.en").write_text("\n".join(s for s, _ in rows) + "\n", encoding="utf-8")
+        (shipped / "heldout" / f"{name}.de").write_text("\n".join(t for _, t in rows) + "\n", encoding="utf-8")
     (shipped / "samples.en").write_text("1 2 3\n\n4 5 6 7\n", encoding="utf-8")
 
     first = sorted(run.glob("step-*"))[0]
-    assert main(["--model", str(shipped), "--run", str(run), "--beam-limit", "50", "--status", "**Interim.**",
+    assert main(["--model", str(shipped), "--run", str(run), "--beam-limit", "20", "--status", "**Interim.**",
                  "--history", "Resumed twice.", "--baseline", str(first), "--baseline-label", "early checkpoint",
                  "--baseline", str(run), "--baseline-label", "the run's last"]) == 0
 
     scores = json.loads((shipped / "scores.json").read_text())
-    # The greedy score is sacrebleu's on the model's own output over all 120 pairs (recomputed here).
+    # The greedy score is sacrebleu's on the model's own output over all 40 pairs (recomputed here).
     loaded = load_model(shipped)
     hyps = translate_many(loaded.model, loaded.tokenizer, [s for s, _ in held])
     refs = [[t for _, t in held]]
-    assert scores["greedy"]["sentences"] == 120
+    assert scores["greedy"]["sentences"] == 40
     assert scores["greedy"]["bleu"] == round(sacrebleu.corpus_bleu(hyps, refs).score, 2)
     assert scores["greedy"]["chrf"] == round(sacrebleu.corpus_chrf(hyps, refs).score, 2)
-    assert scores["beam"]["sentences"] == scores["beam_a0"]["sentences"] == 50
+    assert scores["beam"]["sentences"] == scores["beam_a0"]["sentences"] == 20
     assert (scores["beam"]["alpha"], scores["beam_a0"]["alpha"], scores["beam"]["beam"]) == (0.6, 0.0, 4)
-    assert scores["beam_100"]["sentences"] == 100 and "raw_greedy" in scores  # the run's last checkpoint
+    assert scores["beam_100"]["sentences"] == 40 and "raw_greedy" in scores  # the run's last checkpoint
+    # The extra held-out set: the shipped model greedy and beam 4, each baseline greedy, all on its 12 pairs.
+    o_hyps = translate_many(loaded.model, loaded.tokenizer, [s for s, _ in other])
+    assert scores["other-test_greedy"]["bleu"] == round(sacrebleu.corpus_bleu(o_hyps, [[t for _, t in other]]).score, 2)
+    assert scores["other-test_beam"]["beam"] == 4 and scores["other-test_baseline2_greedy"]["sentences"] == 12
 
     floors = json.loads((shipped / "floors.json").read_text())
     assert floors == {"bleu_100": round(0.5 * scores["beam_100"]["bleu"], 1),
@@ -52,8 +59,11 @@ def test_card_scores_floors_history_and_samples(tmp_path):
     assert "Resumed twice." in card and "The synthetic task `reverse`" in card
     assert "warmup 50 and scale 0.5" in card  # the recipe comes from the shipped train_config.json
     base = scores["baseline_greedy"]
-    assert base["label"] == "early checkpoint" and base["sentences"] == 120
-    assert f"| early checkpoint | 120 | greedy | {base['bleu']:.2f} | {base['chrf']:.2f} |" in card
+    assert base["label"] == "early checkpoint" and base["sentences"] == 40
+    assert f"| early checkpoint | 40 | greedy | {base['bleu']:.2f} | {base['chrf']:.2f} |" in card
+    assert "### Held-out `other-test` sentences" in card
+    o = scores["other-test_beam"]
+    assert f"| shipped (averaged) | 12 | beam 4, α = 0.6 | {o['bleu']:.2f} | {o['chrf']:.2f} |" in card
     # a second baseline gets its own row after the first, and the note names both in order
     second = scores["baseline2_greedy"]
     assert second["label"] == "the run's last" and second["bleu"] == scores["raw_greedy"]["bleu"]
@@ -180,3 +190,21 @@ def test_the_ablation_results_become_a_section(tmp_path):
     card = render(tmp_path, None, scores, [], template, ablations=path)
     assert "separate source, target and output embedding matrices" in card
     assert text.strip() in card and card.index(text.strip()) < card.index("## The test floor")
+
+
+def test_tatoeba_paragraph_names_sources_licences_and_the_split(tmp_path):
+    stats = {"tatoeba_sha256": "ad" * 32, "pairs": 159669, "valid": 1000, "test": 1000,
+             "dropped": {"too_long": 1, "identical_sides": 0, "duplicate": 3},
+             "dropped_overlapping_held_out": 1651, "train": {"tatoeba": 156098, "ding": 33482, "lines": 189580},
+             "ding": {"sentences": 16741, "sentence_repeat": 2, "phrases": 0, "held_out": [1000, 1000]}}
+    (tmp_path / "stats.json").write_text(json.dumps(stats), encoding="utf-8")
+    text = data_paragraph({"src": str(tmp_path / "train.en"), "tgt": str(tmp_path / "train.de")})
+    for fact in ("tatoeba.org", "www.manythings.org/anki", "CC BY 2.0", "159,669 pairs", "*neither side*",
+                 "1,651 alternative translations", "156,098 Tatoeba pairs", "×2 (16,741", "GPL-2.0-or-later",
+                 "189,580 pairs in all"):
+        assert fact in text, fact
+    del stats["ding"]
+    stats["train"]["ding"] = 0
+    (tmp_path / "stats.json").write_text(json.dumps(stats), encoding="utf-8")
+    alone = data_paragraph({"src": str(tmp_path / "train.en"), "tgt": str(tmp_path / "train.de")})
+    assert "Ding" not in alone and "GPL" not in alone and "credit tatoeba.org" in alone
