@@ -6,6 +6,7 @@ Sections, in this order (see each module's docstring for the method):
 * ``latency``  translation latency: greedy / beam 4 × capture × cache × 5, 20, 50-piece sentences
 * ``gui``      translate → painted, head and layer switches, the layers × heads grid, cold start
 * ``stall``    the GUI event loop's longest stall while a tiny run trains on another thread
+* ``evaluate`` ``evaluate`` over the model's 1,000 held-out test sentences, greedy and beam 4
 * ``train``    training tokens/s against ``torch.nn.Transformer`` (small and base), MFU of base
 
 ``--quick`` is a smoke test (tiny shapes, few repeats, about a minute); its numbers are not results.
@@ -22,7 +23,7 @@ import sys
 import time
 from pathlib import Path
 
-SECTIONS = ("latency", "gui", "stall", "train")
+SECTIONS = ("latency", "gui", "stall", "evaluate", "train")
 # (key, label, unit, target as (comparison, bound) or None)
 ROWS = (
     ("train_ratio_small", "Training speed vs nn.Transformer, small", "×", (">=", 1.1)),
@@ -37,6 +38,8 @@ ROWS = (
     ("beam20_ms_p50", "Translate 20 pieces, beam 4 + capture (p50)", "ms", ("<=", 150)),
     ("cache_speedup_long", "KV cache speed-up, long output (100 pieces forced)", "×", (">", 1.0)),
     ("cache_speedup_greedy50", "KV cache speed-up, greedy translation of 50 pieces", "×", (">", 1.0)),
+    ("evaluate_beam4_s", "Evaluate the 1,000 held-out test sentences, beam 4", "s", ("<=", 60)),
+    ("evaluate_beam1_s", "… the same, greedy", "s", None),
     ("paint_ms_p50", "GUI: translate request → views painted (p50)", "ms", ("<=", 150)),
     ("head_switch_ms_p50", "GUI: switch head (p50)", "ms", ("<=", 16)),
     ("layer_switch_ms_p50", "GUI: switch layer (p50)", "ms", ("<=", 16)),
@@ -145,6 +148,9 @@ def main(argv: list[str] | None = None) -> int:
         if "stall" in only:
             from benchmarks import stall
             timed("stall", lambda: stall.run(args.quick, log))
+        if "evaluate" in only:
+            from benchmarks import evaluate_speed
+            timed("evaluate", lambda: evaluate_speed.run(bench.loaded, bench.folder, args.quick, log))
         if "train" in only:
             from benchmarks import train_throughput
             from benchmarks.latency import corpus_folder

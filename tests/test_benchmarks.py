@@ -23,7 +23,7 @@ from model.transformer import Transformer
 REPO_ROOT = Path(__file__).resolve().parents[1]
 KEYS = ("train_ratio_small", "train_ratio_base", "mfu_base", "greedy20_ms_p50", "beam20_ms_p50",
         "paint_ms_p50", "head_switch_ms_p50", "layer_switch_ms_p50", "grid_ms_p50", "cold_start_s",
-        "max_stall_ms")
+        "max_stall_ms", "evaluate_beam1_s", "evaluate_beam4_s")
 
 
 @pytest.mark.slow
@@ -45,6 +45,7 @@ def test_quick_run_reports_every_figure(tmp_path):
     for key in ("cpu", "cores", "torch", "threads", "date"):
         assert machine[key], key
     assert results["model"]["source"] in ("built-in", "checkpoint", "random")
+    assert results["evaluate_sentences"] == 100  # --quick: the first 100 held-out sentences
     assert "| Figure |" in run.stdout  # the table
 
 
