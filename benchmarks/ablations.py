@@ -131,9 +131,9 @@ def evaluate(v: Variant, run: Path, data: Path, limit: int | None, beam: int) ->
 
 
 def _score(v: Variant, run: Path, data: Path, limit: int | None, beam: int) -> dict:
-    from model.card import score
+    from model.card.card import score
     from model.checkpoint import load_model
-    from model.data import read_parallel
+    from model.training.data import read_parallel
     loaded = load_model(run)
     pairs = read_parallel(data / "valid.en", data / "valid.de").pairs[:limit]
     src, ref = [s for s, _ in pairs], [t for _, t in pairs]
@@ -151,7 +151,7 @@ def _score(v: Variant, run: Path, data: Path, limit: int | None, beam: int) -> d
 
 
 def table(results: dict) -> str:
-    from model.card import ablation_table
+    from model.card.card import ablation_table
     return ablation_table(results)
 
 
@@ -176,7 +176,7 @@ def main(argv: list[str] | None = None) -> int:
     for f in ("train.en", "train.de", "valid.en", "valid.de"):
         if not (a.data / f).is_file():
             p.error(f"{a.data} has no {f}: build a corpus with `attention-explorer data ding --out DIR`")
-    from model.train import cpu_has_native_bf16
+    from model.training.train import cpu_has_native_bf16
     amp = not a.no_cpu_amp and cpu_has_native_bf16()
     train_all(variants, a.data, a.runs, a.steps, a.arch, amp, a.parallel)
     results = {"data": str(a.data), "steps": a.steps, "arch": a.arch, "recipe": RECIPE, "cpu_amp": amp,

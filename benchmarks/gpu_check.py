@@ -3,7 +3,7 @@
     python benchmarks/gpu_check.py                  # one GPU, 300 timed steps of the base model
     python benchmarks/gpu_check.py --gpus 2         # then the real training loop on 2 GPUs via torchrun
 
-The single-GPU part times the same step as ``model.train`` (Adam, the paper's schedule, label smoothing,
+The single-GPU part times the same step as ``model.training.train`` (Adam, the paper's schedule, label smoothing,
 gradient clipping, bf16 autocast where supported, else fp16 with a loss scaler) on synthetic batches shaped
 like real ones: random token ids, sentence lengths drawn from 5–60, batches of about 25k tokens as in the
 paper (halved until they fit). ``--gpus N`` trains through ``run_distributed`` on a generated corpus, so it
@@ -56,7 +56,7 @@ def synthetic_batches(n: int, batch_tokens: int, vocab: int, seed: int = 0) -> l
 def time_steps(preset_name: str, batch_tokens: int, steps: int, warmup: int, device: str = "cuda:0") -> dict:
     """Train ``steps`` timed steps (after ``warmup`` untimed ones); raises OutOfMemoryError."""
     from model.config import preset
-    from model.train import _amp, label_smoothed_loss, learning_rate
+    from model.training.train import _amp, label_smoothed_loss, learning_rate
     from model.transformer import Transformer
     device = torch.device(device)
     cfg = preset(preset_name)
@@ -135,7 +135,7 @@ def write_corpus(path: Path, pairs: int, seed: int = 0) -> None:
 
 def check_distributed(args) -> int:
     from model.config import TrainConfig, preset
-    from model.distributed import run_distributed
+    from model.training.torchrun import run_distributed
     with tempfile.TemporaryDirectory(prefix="gpu-check-") as tmp:
         corpus = Path(tmp) / "corpus.tsv"
         t0 = time.perf_counter()
@@ -176,8 +176,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"error: no CUDA device is available (torch {torch.__version__}, built for CUDA "
               f"{torch.version.cuda or 'none'}); run this on a machine with an NVIDIA GPU", file=sys.stderr)
         return 2
-    from model.distributed import cuda_devices
     from model.errors import UserError
+    from model.training.ddp import cuda_devices
     devices = cuda_devices()
     for i, name, gib in devices:
         print(f"GPU {i}: {name}, {gib:.1f} GiB")

@@ -10,7 +10,7 @@ own tokenizer. Every configuration (search × capture × cache × sentence) is t
 turn, and summarised as p50 / p95 over the rounds.
 
 The translations run on a worker thread, as in the app (its model worker is a QThread), and
-``translate`` itself runs on ``model.decode.DECODE_THREADS`` intra-op threads, as the app's do.
+``translate`` itself runs on ``model.decoding.decode.DECODE_THREADS`` intra-op threads, as the app's do.
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ from benchmarks.machine import interleaved, median_ratio, summary_ms
 from model import checkpoint as ckpt
 from model.checkpoint import LoadedModel
 from model.config import BOS_ID, preset
-from model.decode import encode_source, translate
+from model.decoding.decode import encode_source, translate
 from model.tokenizer import Tokenizer
 from model.transformer import DecoderState, Transformer
 
@@ -91,7 +91,7 @@ def tokenizer_text(limit: int) -> list[str]:
                 with path.open(encoding="utf-8") as fh:
                     lines.extend(line.strip() for _, line in zip(range(limit // 2), fh))
         return [line for line in lines if line]
-    from model.tasks import make_task
+    from model.training.tasks import make_task
     return [side for pair in make_task("dates", limit // 2, seed=0) for side in pair] + list(CANDIDATES)
 
 

@@ -8,7 +8,7 @@ one of them against another as if it were the reference measures how much two va
 share in n-grams; a system that matches the references better than that is matching their wording, not
 just their meaning.
 
-Method: every Ding sentence pair as ``model.ding.read_ding`` keeps it (the same parser and filters as the
+Method: every Ding sentence pair as ``model.corpus.ding.read_ding`` keeps it (the same parser and filters as the
 training corpus), grouped by the exact English text; each English sentence with at least two distinct
 German translations contributes its second translation as the hypothesis and its first (in file order) as
 the reference; sacrebleu's corpus BLEU and chrF (defaults, as the model card uses). The reverse order is
@@ -31,7 +31,7 @@ from pathlib import Path
 
 import sacrebleu
 
-from model.ding import DING_PATH, SENTENCE, DingPair, read_ding
+from model.corpus.ding import DING_PATH, SENTENCE, DingPair, read_ding
 
 
 def alternatives(pairs: list[DingPair], by: str) -> list[list[str]]:

@@ -2,7 +2,7 @@
 
 Both models get the same batches (identical padded tensors), fp32, the same torch threads, the same loss
 (label-smoothed cross-entropy, ε = 0.1, mean over non-pad targets), the same optimizer (Adam, fused, the
-paper's betas) and the same gradient clipping as ``model.train``. Steps alternate ours / theirs and the
+paper's betas) and the same gradient clipping as ``model.training.train``. Steps alternate ours / theirs and the
 figure is the median over rounds of time(theirs) / time(ours), so a busy machine slows both alike.
 
 The reference is built from PyTorch's modules with the preset's sizes: ``nn.Transformer(d_model, nhead,
@@ -17,7 +17,7 @@ gains.
 
 Batches: sentence-pair lengths are drawn (with replacement, pairs kept together) from the validation set
 of the Ding corpus under the model's tokenizer, or from a log-normal around 20 pieces when there is no
-corpus; ``model.data.make_batches`` groups them as training does.
+corpus; ``model.training.data.make_batches`` groups them as training does.
 
 FLOPs of one step (for MFU) are counted from the real (non-pad) tokens: every weight matrix does 2
 FLOPs per weight per token forward and 4 backward, so a step costs 6 · Σ(matmul weights × tokens through
@@ -41,13 +41,13 @@ from torch import Tensor, nn
 
 from benchmarks.machine import interleaved, matmul_operands, median_ratio, sgemm_seconds
 from model.config import BOS_ID, EOS_ID, ModelConfig, preset
-from model.data import Encoded, collate, make_batches
 from model.layers import sinusoidal_table
 from model.tokenizer import Tokenizer
-from model.train import cpu_has_native_bf16
+from model.training.data import Encoded, collate, make_batches
+from model.training.train import cpu_has_native_bf16
 from model.transformer import Transformer
 
-EPS, CLIP, LR = 0.1, 1.0, 1e-4  # label smoothing and clipping as model.train's defaults
+EPS, CLIP, LR = 0.1, 1.0, 1e-4  # label smoothing and clipping as model.training.train's defaults
 
 
 class TorchTransformer(nn.Module):
@@ -80,7 +80,7 @@ class TorchTransformer(nn.Module):
 
 
 def our_step(model: Transformer, optimizer, src: Tensor, tgt: Tensor) -> None:
-    """The training step of ``model.train``: loss on the fast path, backward, clip, Adam."""
+    """The training step of ``model.training.train``: loss on the fast path, backward, clip, Adam."""
     loss, _ = model(src, tgt[:, :-1], target=tgt[:, 1:], label_smoothing=EPS)
     optimizer.zero_grad(set_to_none=True)
     loss.backward()
@@ -149,7 +149,7 @@ def step_flops(cfg: ModelConfig, src: Tensor, tgt: Tensor) -> float:
 
 
 def real_tokens(cfg: ModelConfig, src: Tensor, tgt: Tensor) -> int:
-    """Tokens as ``model.train`` counts them for tokens/s: non-pad source and target ids."""
+    """Tokens as ``model.training.train`` counts them for tokens/s: non-pad source and target ids."""
     return int((src != cfg.pad_id).sum() + (tgt != cfg.pad_id).sum())
 
 

@@ -268,7 +268,7 @@ class TrainForm(QtWidgets.QWidget):
         corpus: dict = {}
         if kind == "task":
             # Mixed-length batches: short digit sequences pad little, and steps on one length at a time
-            # would make the live attention flicker between lengths (see model.tasks).
+            # would make the live attention flicker between lengths (see model.training.tasks).
             corpus = {"task": self.task_combo.currentText(), "task_size": self.task_size_spin.value(),
                       "valid_bleu_sentences": 100, "length_buckets": False}
         elif kind == "files" and (self.src_field.path() or self.tgt_field.path() or not resume):

@@ -7,7 +7,7 @@ takes seconds and must never freeze the window.
 A run blocks the worker's thread for its whole length, so pause and stop cannot travel as queued
 signals (the thread would only see them after the run). They go straight to the run's
 ``TrainControl`` instead, whose events are thread-safe and which the loop checks between steps. The
-control is created on the worker thread (it lives in ``model.train``, which imports torch), so a
+control is created on the worker thread (it lives in ``model.training.train``, which imports torch), so a
 stop or pause that arrives before it exists is remembered and applied the moment it does.
 
 Every run ends in exactly one ``finished``; whatever went wrong before it reaches the panel as an
@@ -37,14 +37,14 @@ class TrainRequest:
 
     config: object  # model.config.TrainConfig (kept untyped so this module never imports it early)
     resume: str = ""  # a checkpoint or run folder to continue from
-    n_gpus: int = 0  # 2 or more: all local GPUs through torchrun (model.distributed)
+    n_gpus: int = 0  # 2 or more: all local GPUs through torchrun (model.training.torchrun)
     ding_reverse: bool | None = None  # build the Ding corpus first; True = German→English
 
 
 def corpus_options() -> tuple[tuple[str, ...], bool]:
     """(the built-in synthetic tasks, whether the Ding dictionary is installed); torch-free."""
-    from model.ding import DING_PATH
-    from model.tasks import TASKS
+    from model.corpus.ding import DING_PATH
+    from model.training.tasks import TASKS
 
     return TASKS, Path(DING_PATH).is_file()
 
@@ -138,7 +138,7 @@ class TrainWorker(QObject):
             self.finished.emit()
 
     def _records(self, request: TrainRequest):
-        from model.train import TrainControl, run_training
+        from model.training.train import TrainControl, run_training
 
         cfg = request.config
         check_writable(Path(cfg.out_dir))
@@ -158,7 +158,7 @@ class TrainWorker(QObject):
         self.note.emit("Reading the corpus" + ("" if resume else " and training the tokenizer") + "…")
         if request.n_gpus > 1:
             try:
-                from model.distributed import run_distributed
+                from model.training.torchrun import run_distributed
             except ImportError:
                 raise UserError("Training on all GPUs needs model/distributed.py, which this copy of "
                                 "the app lacks; choose a single GPU instead.") from None
@@ -168,7 +168,7 @@ class TrainWorker(QObject):
 
     def _build_ding(self, cfg, reverse: bool):
         """Write the Ding corpus into <out>/data and point the config at it."""
-        from model.ding import build_ding_corpus
+        from model.corpus.ding_corpus import build_ding_corpus
 
         data = Path(cfg.out_dir) / "data"
         self.note.emit(f"Building the Ding corpus in {data} (this takes a minute)…")
@@ -184,7 +184,7 @@ CPU_BF16 = "cpu-bf16"  # the CPU with bf16 autocast (TrainConfig.cpu_amp)
 def _cuda_devices() -> list[tuple[int, str, float]]:
     """(index, name, GiB) of each CUDA GPU; the distributed module's list when it is installed."""
     try:
-        from model.distributed import cuda_devices
+        from model.training.ddp import cuda_devices
     except ImportError:
         import torch  # the same answer, without the launcher module
 
@@ -196,7 +196,7 @@ def _cuda_devices() -> list[tuple[int, str, float]]:
 
 
 def _cpu_bf16() -> bool:
-    from model.train import cpu_has_native_bf16
+    from model.training.train import cpu_has_native_bf16
     return cpu_has_native_bf16()
 
 

@@ -108,7 +108,7 @@ class ModelWorker(QObject):
         self.busy.emit(True)
         start = time.perf_counter()
         try:
-            from model.decode import translate
+            from model.decoding.decode import translate
 
             # Attention capture is on by default; it is what every view draws.
             result = translate(self._loaded, text, beam_size=beam_size, request_id=request_id)

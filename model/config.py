@@ -117,7 +117,7 @@ class TrainConfig:
     src: str = ""
     tgt: str = ""
     tsv: str = ""
-    task: str = ""  # reverse | copy | sort | dates (model.tasks)
+    task: str = ""  # reverse | copy | sort | dates (model.training.tasks)
     task_size: int = 50_000
     valid_src: str = ""
     valid_tgt: str = ""

@@ -1,7 +1,6 @@
 """The built-in model in assets/default-model: present, consistent, translating, above its BLEU floor."""
 
 import json
-from pathlib import Path
 
 import pytest
 from safetensors import safe_open
@@ -36,7 +35,7 @@ def test_files_match_config():
 
 
 def test_translates_everyday_sentences_on_cpu():
-    from model.decode import translate
+    from model.decoding.decode import translate
     loaded = load_model(ASSET)
     for text in ("I love apples.", "Where is the station?", "I have no time.", "The weather is nice today."):
         tr = translate(loaded, text, beam_size=4)
@@ -48,7 +47,7 @@ def test_translates_everyday_sentences_on_cpu():
 def test_bleu_floor_on_heldout_ding_sentences():
     import sacrebleu
 
-    from model.decode import translate_many
+    from model.decoding.decode import translate_many
     src = (ASSET / "heldout" / "test.en").read_text(encoding="utf-8").splitlines()[:100]
     ref = (ASSET / "heldout" / "test.de").read_text(encoding="utf-8").splitlines()[:100]
     loaded = load_model(ASSET)

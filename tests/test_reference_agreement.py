@@ -8,7 +8,7 @@ import pytest
 import sacrebleu
 
 from benchmarks.reference_agreement import agreement, alternatives, main, measure
-from model.ding import read_ding
+from model.corpus.ding import read_ding
 
 # Two English sentences with two German translations each (one via alternatives in one sub-entry, one via
 # two entries), one German sentence with two English ones, a duplicate that must count once, and phrases

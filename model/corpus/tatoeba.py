@@ -31,6 +31,9 @@ import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
 
+from model.corpus.ding import DING_PATH, read_ding
+from model.corpus.ding_corpus import split_ding
+from model.corpus.lines import aligned_lines
 from model.errors import CorpusError, UserError
 from model.files import write_atomic
 from model.tokenizer import clean_text
@@ -144,7 +147,6 @@ def split_heldout(pairs: list[tuple[str, str]], n_valid: int, n_test: int, seed:
 def _ding_part(ding_path: Path, seed: int, repeat: int, max_phrases: int,
                heldout: tuple[int, int]) -> tuple[list, set[str], dict]:
     """Ding train sentences (×repeat) and phrases, plus the keys of Ding's own held-out sentences."""
-    from model.ding import read_ding, split_ding  # noqa: PLC0415 (only when the mix is asked for)
     ding_pairs, _ = read_ding(ding_path)
     split = split_ding(ding_pairs, *heldout, seed=seed, sentence_repeat=1, max_phrases=max_phrases)
     held = {norm(s) for rows in (split.valid, split.test) for pair in rows for s in pair}
@@ -176,7 +178,6 @@ def build_tatoeba_corpus(out_dir: Path | str, tsv: Path | str, n_valid: int = 10
     ding_held: set[str] = set()
     ding_info = None
     if ding_sentences or ding_phrases:
-        from model.ding import DING_PATH  # noqa: PLC0415
         extra, ding_held, ding_info = _ding_part(Path(ding_path or DING_PATH), ding_seed,
                                                  ding_sentences, ding_phrases, ding_heldout)
     valid, test, held_en, held_de = split_heldout(pairs, n_valid, n_test, seed, frozenset(ding_held))
@@ -201,15 +202,10 @@ def build_tatoeba_corpus(out_dir: Path | str, tsv: Path | str, n_valid: int = 10
     }
     out_dir.mkdir(parents=True, exist_ok=True)
     for name, rows in (("train", train), ("valid", valid), ("test", test)):
-        write_atomic(out_dir / f"{name}.en", _lines(en for en, _ in rows))
-        write_atomic(out_dir / f"{name}.de", _lines(de for _, de in rows))
+        write_atomic(out_dir / f"{name}.en", aligned_lines(en for en, _ in rows))
+        write_atomic(out_dir / f"{name}.de", aligned_lines(de for _, de in rows))
     write_atomic(out_dir / "stats.json", json.dumps(stats, indent=2, sort_keys=True, ensure_ascii=False) + "\n")
     return TatoebaSplit(train, valid, test, stats)
-
-
-def _lines(texts) -> str:
-    # clean_text already collapsed tabs and newlines into spaces, so every text is exactly one line.
-    return "".join(t + "\n" for t in texts)
 
 
 def _count(text: str) -> int:

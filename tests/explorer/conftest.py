@@ -50,7 +50,7 @@ def synthetic_maps() -> AttentionMaps:
 # Settings are redirected into each test's tmp folder so nothing touches the user's real settings. A
 # test that leaves a QThread running fails: a running QThread destroyed at interpreter exit aborts the
 # whole process, and the crash would be blamed on whichever test happened to run last.
-# ``fake_model`` swaps the worker's lazily imported ``model.checkpoint`` / ``model.decode`` for small
+# ``fake_model`` swaps the worker's lazily imported ``model.checkpoint`` / ``model.decoding.decode`` for small
 # torch-free stand-ins that return synthetic records, so the shell is testable without a trained model.
 
 import sys  # noqa: E402
@@ -131,7 +131,7 @@ def make_info(path: str, d_model=32, n_layers=2, n_heads=4) -> ModelInfo:
 
 
 class FakeModel:
-    """Stand-ins for ``model.checkpoint`` and ``model.decode`` with knobs for the tests."""
+    """Stand-ins for ``model.checkpoint`` and ``model.decoding.decode`` with knobs for the tests."""
 
     def __init__(self, root: Path) -> None:
         self.root = root
@@ -157,7 +157,7 @@ class FakeModel:
     def default_model_dir(self):
         return self.default_dir
 
-    # model.decode
+    # model.decoding.decode
     def translate(self, loaded, text, beam_size=1, capture_attention=True, request_id=0):
         self.translate_threads.append(threading.current_thread().name)
         if not text.strip():
@@ -176,8 +176,8 @@ def fake_model(tmp_path, monkeypatch) -> FakeModel:
     checkpoint = types.ModuleType("model.checkpoint")
     checkpoint.load_model = fake.load_model
     checkpoint.default_model_dir = fake.default_model_dir
-    decode = types.ModuleType("model.decode")
+    decode = types.ModuleType("model.decoding.decode")
     decode.translate = fake.translate
     monkeypatch.setitem(sys.modules, "model.checkpoint", checkpoint)
-    monkeypatch.setitem(sys.modules, "model.decode", decode)
+    monkeypatch.setitem(sys.modules, "model.decoding.decode", decode)
     return fake

@@ -226,9 +226,9 @@ def test_missing_corpus_and_unwritable_folder_show_a_message(panel, qtbot, tmp_p
 def test_a_nan_loss_stops_the_run_with_its_message(panel, qtbot, tmp_path, monkeypatch):
     import torch
 
-    import model.train
+    import model.training.train
 
-    monkeypatch.setattr(model.train, "step_loss", lambda *a, **k: torch.tensor(float("nan")))
+    monkeypatch.setattr(model.training.train, "step_loss", lambda *a, **k: torch.tensor(float("nan")))
     configure(panel, tmp_path / "run", steps=20)
     assert panel.start()
     run_until_idle(qtbot, panel)
@@ -267,9 +267,9 @@ def test_the_train_modules_do_not_import_torch_until_a_run_starts():
 
 
 def test_worker_builds_ding_routes_all_gpus_and_reports_failures(tmp_path, monkeypatch):
-    import model.ding
-    import model.distributed
-    import model.train
+    import model.corpus.ding_corpus
+    import model.training.torchrun
+    import model.training.train
     from explorer.train_worker import TrainWorker
     from model.config import PRESETS, TrainConfig
     from model.errors import CorpusError
@@ -292,9 +292,9 @@ def test_worker_builds_ding_routes_all_gpus_and_reports_failures(tmp_path, monke
         calls["n_gpus"] = n_gpus
         yield record("error", step=3, message="worker 1 crashed (exit code -9); the last checkpoint is intact")
 
-    monkeypatch.setattr(model.ding, "build_ding_corpus", fake_build)
-    monkeypatch.setattr(model.train, "run_training", fake_training)
-    monkeypatch.setattr(model.distributed, "run_distributed", fake_distributed)
+    monkeypatch.setattr(model.corpus.ding_corpus, "build_ding_corpus", fake_build)
+    monkeypatch.setattr(model.training.train, "run_training", fake_training)
+    monkeypatch.setattr(model.training.torchrun, "run_distributed", fake_distributed)
     worker = TrainWorker()
     seen: list[TrainProgress] = []
     notes: list[str] = []

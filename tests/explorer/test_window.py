@@ -1,6 +1,6 @@
 """The main window with a fake, torch-free model: loading, translating, errors, zoom, shutdown.
 
-The worker still runs on its real QThread; only ``model.checkpoint`` / ``model.decode`` are swapped
+The worker still runs on its real QThread; only ``model.checkpoint`` / ``model.decoding.decode`` are swapped
 for the synthetic stand-ins of the ``fake_model`` fixture (see conftest.py). The same behaviour with the
 real tiny Transformer is checked in test_window_e2e.py.
 """

@@ -8,11 +8,11 @@ from pathlib import Path
 
 import sacrebleu
 
-import model.card
-from model.card import Score, data_paragraph, main, render, run_history
+import model.card.card
+from model.card.card import Score, data_paragraph, main, render, run_history
 from model.checkpoint import load_model
-from model.decode import translate_many
-from model.tasks import make_task
+from model.decoding.decode import translate_many
+from model.training.tasks import make_task
 from tests.conftest import train_tiny
 
 
@@ -127,7 +127,7 @@ def test_a_two_stage_run_gets_its_stage_two_command(tmp_path):
                                                       "meta": {"step": 12600}}), encoding="utf-8")
     s = Score("shipped", 100, 1, 0.6, 5.0, 25.0, 1.0)
     scores = {k: s for k in ("greedy", "greedy_b", "beam", "beam_a0", "beam_100")}
-    template = Path(model.card.__file__).with_name("card_template.md").read_text(encoding="utf-8")
+    template = Path(model.card.card.__file__).with_name("card_template.md").read_text(encoding="utf-8")
     for stages, expected in (([], False), ([{"src": "a/train.en", "until_step": 11157}], True)):
         tc = {"src": "b/train.en", "tgt": "b/train.de", "stages": stages, "warmup_steps": 2000, "batch_tokens": 6000}
         (tmp_path / "train_config.json").write_text(json.dumps(tc), encoding="utf-8")
@@ -139,7 +139,7 @@ def test_a_two_stage_run_gets_its_stage_two_command(tmp_path):
 
 def test_the_agreement_figures_become_a_paragraph(tmp_path):
     """`--agreement` adds the human-vs-human scale and the model's share of it, as its own paragraph."""
-    from model.card import agreement_note
+    from model.card.card import agreement_note
 
     path = tmp_path / "agreement.json"
     path.write_text(json.dumps({"en_de": {"sentences": 674, "bleu": 16.48, "chrf": 43.08}}), encoding="utf-8")
@@ -155,7 +155,7 @@ def test_the_agreement_figures_become_a_paragraph(tmp_path):
                                                                 "d_ff": 512, "dropout": 0.1, "vocab_size": 4000}}),
                                           encoding="utf-8")
     scores = {k: s for k in ("greedy", "greedy_b", "beam", "beam_a0", "beam_100")}
-    template = Path(model.card.__file__).with_name("card_template.md").read_text(encoding="utf-8")
+    template = Path(model.card.card.__file__).with_name("card_template.md").read_text(encoding="utf-8")
     card = render(tmp_path, None, scores, [], template, agreement=path)
     # its own paragraph, between the test scores and the technique comparison
     assert "single reference each).\n\nFor scale:" in card
@@ -165,7 +165,7 @@ def test_the_agreement_figures_become_a_paragraph(tmp_path):
 
 def test_the_ablation_results_become_a_section(tmp_path):
     """`--ablations` adds the smaller-model table: each variant with its change against the baseline."""
-    from model.card import ablations_section
+    from model.card.card import ablations_section
 
     def row(name, label, bleu, chrf, params=1_234_567):
         return {"name": name, "label": label, "parameters": params, "sentences": 1000,
@@ -186,7 +186,7 @@ def test_the_ablation_results_become_a_section(tmp_path):
                                                                 "share_embeddings": False}}), encoding="utf-8")
     s = Score("shipped", 100, 1, 0.6, 5.0, 25.0, 1.0)
     scores = {k: s for k in ("greedy", "greedy_b", "beam", "beam_a0", "beam_100")}
-    template = Path(model.card.__file__).with_name("card_template.md").read_text(encoding="utf-8")
+    template = Path(model.card.card.__file__).with_name("card_template.md").read_text(encoding="utf-8")
     card = render(tmp_path, None, scores, [], template, ablations=path)
     assert "separate source, target and output embedding matrices" in card
     assert text.strip() in card and card.index(text.strip()) < card.index("## The test floor")

@@ -1,8 +1,8 @@
 import numpy as np
 import pytest
 
-from model.data import Encoded, collate, make_batches, read_parallel, read_tsv, split
 from model.errors import CorpusError
+from model.training.data import Encoded, collate, make_batches, read_parallel, read_tsv, split
 
 
 def test_parallel_files_skip_and_report(tmp_path):

@@ -2,10 +2,10 @@ import numpy as np
 import pytest
 import torch
 
-from model.beam import Beam
 from model.checkpoint import load_model
 from model.config import BOS_ID
-from model.decode import beam_search, greedy, translate
+from model.decoding.beam import Beam
+from model.decoding.decode import beam_search, greedy, translate
 from model.errors import UserError
 
 

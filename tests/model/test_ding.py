@@ -7,16 +7,9 @@ import json
 
 import pytest
 
-from model.ding import (
-    DING_PATH,
-    DingPair,
-    add_cli,
-    build_ding_corpus,
-    clean_text,
-    parse_line,
-    read_ding,
-    split_ding,
-)
+from model.cli.data import add_data_commands
+from model.corpus.ding import DING_PATH, DingPair, clean_text, parse_line, read_ding
+from model.corpus.ding_corpus import build_ding_corpus, split_ding
 from model.errors import CorpusError
 
 SAMPLE = """\
@@ -256,7 +249,7 @@ def test_build_is_deterministic_and_aligned(sample, tmp_path):
 
 def _cli():
     parser = argparse.ArgumentParser(prog="attention-explorer")
-    add_cli(parser.add_subparsers(dest="command"))
+    add_data_commands(parser.add_subparsers(dest="command"))
     return parser
 
 

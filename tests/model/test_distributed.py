@@ -20,15 +20,11 @@ import torch
 
 from model.checkpoint import load_model
 from model.config import TrainConfig, preset
-from model.data import load_corpora
-from model.distributed import (
-    cuda_devices,
-    decode_record,
-    encode_record,
-    run_distributed,
-)
 from model.records import AttentionMaps, TrainProgress, Translation
-from model.train import TrainControl, prepare_data, train
+from model.training.data import load_corpora
+from model.training.ddp import cuda_devices
+from model.training.torchrun import decode_record, encode_record, run_distributed
+from model.training.train import TrainControl, prepare_data, train
 
 REPO = Path(__file__).resolve().parents[2]
 

@@ -9,12 +9,12 @@ from pathlib import Path
 import pytest
 import torch
 
-import model.train as train_mod
+import model.training.train as train_mod
 from model.checkpoint import load_model
 from model.config import TrainConfig, preset
-from model.distributed import run_distributed
 from model.errors import CorpusError, UserError
-from model.train import run_training
+from model.training.torchrun import run_distributed
+from model.training.train import run_training
 from tests.model.test_distributed import gone
 
 

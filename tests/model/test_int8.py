@@ -7,8 +7,8 @@ import torch
 from model import int8
 from model.checkpoint import load_model
 from model.config import BOS_ID, preset
-from model.decode import capture, greedy, translate
-from model.speculative import checked_greedy
+from model.decoding.decode import capture, greedy, translate
+from model.decoding.speculative import checked_greedy
 from model.transformer import DecoderState, Transformer
 
 pytestmark = pytest.mark.skipif(not int8.available(), reason="this PyTorch has no int8 CPU kernels")

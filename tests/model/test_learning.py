@@ -1,6 +1,6 @@
 """The tiny preset learns the digit tasks: 100% exact match on held-out sequences, and readable attention.
 
-Training uses ``model.tasks.DEMO_SETTINGS`` (about 40 s of one CPU core per task) and the paper's
+Training uses ``model.training.tasks.DEMO_SETTINGS`` (about 40 s of one CPU core per task) and the paper's
 checkpoint averaging (section 6.1): the last 5 checkpoints, 100 steps apart. The raw weights still wobble a
 little from step to step; their average is steady (see DEMO_SETTINGS).
 The held-out sequences come from another seed than the training and validation draws. Timing is not
@@ -16,16 +16,16 @@ import numpy as np
 import pytest
 import torch
 
-from model.average import average_into
 from model.checkpoint import load_model
 from model.config import TrainConfig, preset
-from model.decode import translate, translate_many
-from model.tasks import DEMO_SETTINGS, make_task
-from model.train import run_training
+from model.decoding.decode import translate, translate_many
+from model.training.average import average_into
+from model.training.tasks import DEMO_SETTINGS, make_task
+from model.training.train import run_training
 
 pytestmark = pytest.mark.slow
 
-HELD_OUT_SEED = 4242  # training draws with seed 1 and validation with seed 10_001 (model.data.load_corpora)
+HELD_OUT_SEED = 4242  # training draws with seed 1 and validation with seed 10_001 (model.training.data.load_corpora)
 N_HELD_OUT = 200
 SAFETY_CAP_MINUTES = 8.0  # far above the ~40 s an idle 2-core machine needs; stops a stuck run inside the timeout
 

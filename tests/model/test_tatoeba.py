@@ -110,7 +110,8 @@ Haus {n} :: house
 
 
 def test_ding_mix_keeps_ding_held_out_sentences_out(tmp_path):
-    from model.ding import SENTENCE, read_ding, split_ding
+    from model.corpus.ding import SENTENCE, read_ding
+    from model.corpus.ding_corpus import split_ding
     ding = tmp_path / "de-en"
     ding.write_text(DING, encoding="utf-8")
     # A Tatoeba pair that shares its German with a Ding sentence: it must leave train if that one is held out.

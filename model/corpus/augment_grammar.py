@@ -1,4 +1,4 @@
-"""German and English grammar for ``model.augment``: articles, declension, noun and place phrases, verb
+"""German and English grammar for ``model.corpus.augment``: articles, declension, noun and place phrases, verb
 groups, verb-second word order, contractions, and the random choices (subject, determiner, number, modal,
 time) that the templates share."""
 
@@ -7,8 +7,8 @@ from __future__ import annotations
 import random
 import re
 
-from model.augment_lexicon import Lexicon
-from model.augment_words import _MODALS, NUMBERS, PRONOUNS, TIMES, Adj, Noun
+from model.corpus.augment_lexicon import Lexicon
+from model.corpus.augment_words import MODALS, NUMBERS, PRONOUNS, TIMES, Adj, Noun
 
 _GENDERS = ("m", "f", "n", "pl")
 _DER = {"nom": "der die das die", "acc": "den die das die", "dat": "dem der dem den"}
@@ -20,8 +20,8 @@ _ENDINGS = {"def": {"nom": "e e e en", "acc": "en e e en", "dat": "en en en en"}
 _EN_DET = {"def": "the", "mein": "my", "dein": "your", "kein": "no"}
 _FUSE = {("in", "dem"): "im", ("in", "das"): "ins", ("an", "dem"): "am", ("an", "das"): "ans",
          ("zu", "dem"): "zum", ("zu", "der"): "zur"}
-_BE, _SEIN = ("am", "are", "is", "are", "are", "are"), "bin bist ist sind seid sind".split()
-_WISSEN = "weiß weißt weiß wissen wisst wissen".split()
+_BE, SEIN = ("am", "are", "is", "are", "are", "are"), "bin bist ist sind seid sind".split()
+WISSEN = "weiß weißt weiß wissen wisst wissen".split()
 
 
 def a_an(word: str) -> str:
@@ -96,25 +96,25 @@ _CONTRACTIONS = [(r"\bcannot\b", "can't"), (r"\b(is|are|do|does) not\b", r"\1n't
                  (r"\b([Hh]e|[Ss]he|[Ii]t|[Tt]hat) is\b", r"\1's")]
 
 
-def _contract(s: str) -> str:
+def contract(s: str) -> str:
     for pattern, repl in _CONTRACTIONS:
         s = re.sub(pattern, repl, s)
     return s
 
 
 # --- Random choices shared by the templates --------------------------------------------------------------
-def _the(r: random.Random, n: Noun, share: float = 0.0) -> str:
+def the_np(r: random.Random, n: Noun, share: float = 0.0) -> str:
     """"the", or my/your: always for family ("the mother" is odd), sometimes for what one owns."""
     own = "K" in n.tags or (not n.ding and set(n.tags) & set("katVhr") and r.random() < share)
     return r.choice(("mein", "dein")) if own else "def"
 
 
-def _plural(r: random.Random, n: Noun, share: float) -> bool:
+def plural_of(r: random.Random, n: Noun, share: float) -> bool:
     # Places and one-of-a-kind people stay singular: "the airports", "my mothers" are odd in a phrasebook.
     return n.en_pl is not None and not set(n.tags) & set("lO") and r.random() < share
 
 
-def _subject(r: random.Random, L: Lexicon, tags: str = "", num: bool = False,
+def subject_of(r: random.Random, L: Lexicon, tags: str = "", num: bool = False,
              q: bool = False, no: str = "") -> tuple[str, str, int]:
     """A pronoun, or (with tags) sometimes "the dog"/"my children"/"two dogs": (English, German, person).
     Questions never ask about "I" ("Am I looking for a horse?")."""
@@ -122,17 +122,17 @@ def _subject(r: random.Random, L: Lexicon, tags: str = "", num: bool = False,
         return r.choice(PRONOUNS[1:] if q else PRONOUNS)
     n = L.noun(r, tags, count=True, no=no)
     k = 1.0 if "O" in n.tags else r.random()  # "my mother", never "my mothers" or "two mothers"
-    en, de = np(n, num=r.choice(NUMBERS)) if num and k < 0.2 else np(n, _the(r, n), pl=k < 0.5)
+    en, de = np(n, num=r.choice(NUMBERS)) if num and k < 0.2 else np(n, the_np(r, n), pl=k < 0.5)
     return en, de, 5 if k < 0.5 else 2
 
 
-def _modal(r: random.Random, subj: str, q: bool, neg: bool) -> tuple[str, bool, str]:
+def modal_vp(r: random.Random, subj: str, q: bool, neg: bool) -> tuple[str, bool, str]:
     # "Would you like to …?" is an offer; "Would we like to …?", "You would like to …" and "I would not
     # like to …" are not how people talk.
     polite = (subj == "you") == q and not neg
-    return r.choice([m for m in _MODALS if polite or not m[0].startswith("would")])
+    return r.choice([m for m in MODALS if polite or not m[0].startswith("would")])
 
 
-def _time(r: random.Random, dynamic: bool = True) -> tuple[str, str]:
+def time_phrase(r: random.Random, dynamic: bool = True) -> tuple[str, str]:
     # Stative English verbs and "be" only go with today/now: "I need a key tomorrow" wants "will need".
     return r.choice(TIMES if dynamic else TIMES[:2])

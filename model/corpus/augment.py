@@ -34,28 +34,30 @@ import sys
 from collections import Counter
 from pathlib import Path
 
-from model.augment_grammar import (_SEIN, _WISSEN, _contract, _modal, _plural, _subject, _the, _time, de_v2, en_vp,
-                                   np, pp)
-from model.augment_grammar import a_an as a_an  # re-exported: model.augment stays the one entry point
-from model.augment_lexicon import Lexicon, load_lexicon
-from model.augment_words import NUMBERS
-from model.ding import DING_PATH, _lines, _norm, _write_atomic
+from model.corpus.augment_grammar import (SEIN, WISSEN, contract, de_v2, en_vp, modal_vp, np, plural_of, pp,
+                                          subject_of, the_np, time_phrase)
+from model.corpus.augment_grammar import a_an as a_an  # re-exported: model.corpus.augment stays the one entry point
+from model.corpus.augment_lexicon import Lexicon, load_lexicon
+from model.corpus.augment_words import NUMBERS
+from model.corpus.ding import DING_PATH, fold
+from model.corpus.lines import aligned_lines
 from model.errors import UserError
+from model.files import write_atomic
 
 
 def _where(r: random.Random, L: Lexicon) -> tuple[str, str]:
     """"Where is the station?", or embedded with the verb last: "Weißt du, wo der Bahnhof ist?" """
     n = L.noun(r, "pkatvhlrb", ding=0.5)
-    pl = _plural(r, n, 0.3)
-    en, de = np(n, _the(r, n, 0.3), pl=pl)
+    pl = plural_of(r, n, 0.3)
+    en, de = np(n, the_np(r, n, 0.3), pl=pl)
     (be, ist), k = (("are", "sind") if pl else ("is", "ist")), r.random()
     if k < 0.5:
         return f"Where {be} {en}?", f"Wo {ist} {de}?"
     q, neg = k < 0.75, k > 0.9
-    s_en, s_de, p = _subject(r, L, q=q)
+    s_en, s_de, p = subject_of(r, L, q=q)
     know = en_vp(s_en, p, "know", None, neg, q)
     return (f"{know} where {en} {be}" + ".?"[q],
-            de_v2(s_de, _WISSEN[p], [neg and "nicht"], q) + f", wo {de} {ist}" + ".?"[q])
+            de_v2(s_de, WISSEN[p], [neg and "nicht"], q) + f", wo {de} {ist}" + ".?"[q])
 
 
 def _this_is(r: random.Random, L: Lexicon, adj: bool) -> tuple[str, str] | None:
@@ -63,8 +65,8 @@ def _this_is(r: random.Random, L: Lexicon, adj: bool) -> tuple[str, str] | None:
     a = L.adj(r, n, attr=True) if adj else None
     if adj and not a:
         return None
-    pl = _plural(r, n, 0.25)
-    en, de = np(n, r.choice(("ein", "ein", _the(r, n))), adj=a, pl=pl)
+    pl = plural_of(r, n, 0.25)
+    en, de = np(n, r.choice(("ein", "ein", the_np(r, n))), adj=a, pl=pl)
     this = r.choice(("These are", "Those are") if pl else ("This is", "That is"))
     return f"{this} {en}.", f"Das {'sind' if pl else 'ist'} {de}."
 
@@ -75,10 +77,10 @@ def _noun_is(r: random.Random, L: Lexicon, form: str) -> tuple[str, str] | None:
     a = L.adj(r, n)
     if not a or (form in ("time", "front") and "!" not in a.tags):
         return None
-    pl = _plural(r, n, 0.3)
-    en, de = np(n, _the(r, n, 0.25), pl=pl)
+    pl = plural_of(r, n, 0.3)
+    en, de = np(n, the_np(r, n, 0.25), pl=pl)
     be, ist = ("are", "sind") if pl else ("is", "ist")
-    t_en, t_de = _time(r, dynamic=False)
+    t_en, t_de = time_phrase(r, dynamic=False)
     return {"plain": (f"{en} {be} {a.en}.", f"{de} {ist} {a.de}."),
             "time": (f"{en} {be} {a.en} {t_en}.", f"{de} {ist} {t_de} {a.de}."),
             "front": (f"{t_en} {en} {be} {a.en}.", f"{t_de} {ist} {de} {a.de}."),
@@ -87,12 +89,12 @@ def _noun_is(r: random.Random, L: Lexicon, form: str) -> tuple[str, str] | None:
 
 
 def _pron_adj(r: random.Random, L: Lexicon, neg: bool, q: bool) -> tuple[str, str]:
-    s_en, s_de, p = _subject(r, L, q=q)
+    s_en, s_de, p = subject_of(r, L, q=q)
     a = r.choice([a for a in L.adjs if "p" in a.tags])
     very = r.random() < 0.3
-    t = _time(r, dynamic=False) if "!" in a.tags and r.random() < 0.3 else ("", "")
+    t = time_phrase(r, dynamic=False) if "!" in a.tags and r.random() < 0.3 else ("", "")
     en = en_vp(s_en, p, "", f"{'very ' if very else ''}{a.en} {t[0]}".strip(), neg, q)
-    return en + ("?" if q else "."), de_v2(s_de, _SEIN[p], [t[1], neg and "nicht", very and "sehr", a.de], q) + (
+    return en + ("?" if q else "."), de_v2(s_de, SEIN[p], [t[1], neg and "nicht", very and "sehr", a.de], q) + (
         "?" if q else ".")
 
 
@@ -101,7 +103,7 @@ def _weather(r: random.Random, L: Lexicon) -> tuple[str, str]:
                            ("snowing", "schneit")])
     verb, q, front = a_en.endswith("ing"), r.random() < 0.25, r.random() < 0.2
     neg = not q and r.random() < 0.25
-    t = _time(r, dynamic=False) if r.random() < 0.6 else ("", "")
+    t = time_phrase(r, dynamic=False) if r.random() < 0.6 else ("", "")
     front = front and not q and t[0]
     very = not verb and r.random() < 0.25
     en = en_vp("it", 2, "", f"{'very ' if very else ''}{a_en}{'' if front else ' ' + t[0]}".strip(), neg, q)
@@ -135,14 +137,14 @@ def _svo(r: random.Random, L: Lexicon, det: str = "ein", adj: bool = False, neg:
     n = L.noun(r, v.obj, count=num)
     if n is None or poss and not set(n.tags) & set("katVr"):
         return None
-    det = _the(r, n) if det == "def" else det
+    det = the_np(r, n) if det == "def" else det
     a = L.adj(r, n, attr=True) if adj else None
     if adj and not a:
         return None
     # Places stay singular ("She is looking for the airports"), and people take no bare plural ("Please
     # visit girls") unless liked in general ("I like children").
     bare_ok = det != "ein" or "p" not in n.tags or (v.en in _NO_INDEF and "K" not in n.tags)
-    pl = _plural(r, n, 1.0 if num or (det == "ein" and v.en in _NO_INDEF) else 0.2 if bare_ok else 0.0)
+    pl = plural_of(r, n, 1.0 if num or (det == "ein" and v.en in _NO_INDEF) else 0.2 if bare_ok else 0.0)
     en_o, de_o = np(n, det, "acc", a, pl, r.choice(NUMBERS) if num else None)
     en_neg = neg
     if neg and det == "ein":  # "I do not need a key" is "Ich brauche keinen Schlüssel"
@@ -157,13 +159,13 @@ def _svo(r: random.Random, L: Lexicon, det: str = "ein", adj: bool = False, neg:
         please = r.random() < 0.5
         return (f"{'Please ' if please else ''}{v.en} {en_o}{'' if please else ', please'}.",
                 f"{'Bitte ' if please else ''}{v.imp} {'' if please else 'bitte '}{de_o}.")
-    s_en, s_de, p = _subject(r, L, ("pa" if v.en in ("drink", "eat") else "p") if noun_subj else "", q=q)
+    s_en, s_de, p = subject_of(r, L, ("pa" if v.en in ("drink", "eat") else "p") if noun_subj else "", q=q)
     if n.en in s_en.split() or (n.en_pl or "") in s_en.split():
         return None
-    t = _time(r) if when else None
+    t = time_phrase(r) if when else None
     obj = ([de_o, "nicht"] if det != "ein" else [de_o]) if neg else [de_o]
     if modal:
-        m_en, aux, forms = _modal(r, s_en, q, en_neg)
+        m_en, aux, forms = modal_vp(r, s_en, q, en_neg)
         if v.en == "have" and not m_en.startswith("would"):  # "I would like to have a dog", not "can have"
             return None
         en = en_vp(s_en, p, f"{m_en} {v.en}", None, en_neg, q, aux)
@@ -186,8 +188,8 @@ def _place(r: random.Random, L: Lexicon, to: bool, q: bool = False, when: str = 
     """"The children are playing in the garden." / "We are driving to the city." """
     v = r.choice([v for v in L.verbs.values() if (v.en in ("go", "drive", "come")) == to and not v.obj])
     places = [n for n in L.nouns if n.place and set(v.places or "l") & set(n.tags) and (not to or n.place[2] != "-")]
-    s_en, s_de, p = _subject(r, L, _SUBJECTS[v.en], num=not q, q=q, no="Z")
-    t = _time(r, bool(v.ing)) if when and v.ing else None
+    s_en, s_de, p = subject_of(r, L, _SUBJECTS[v.en], num=not q, q=q, no="Z")
+    t = time_phrase(r, bool(v.ing)) if when and v.ing else None
     if when and not t:
         return None
     en_p, de_p = pp(r.choice(places), to)
@@ -199,8 +201,8 @@ def _place(r: random.Random, L: Lexicon, to: bool, q: bool = False, when: str = 
 
 def _modal_intrans(r: random.Random, L: Lexicon, neg: bool, q: bool) -> tuple[str, str]:
     """"I want to sleep." / "Can you come tomorrow?" / "We have to go to the station." """
-    s_en, s_de, p = _subject(r, L, q=q)
-    m_en, aux, forms = _modal(r, s_en, q, neg)
+    s_en, s_de, p = subject_of(r, L, q=q)
+    m_en, aux, forms = modal_vp(r, s_en, q, neg)
     dest = ("", "")
     if L.ding_verbs and r.random() < 0.4:
         v_en, inf = r.choice(L.ding_verbs)
@@ -210,7 +212,7 @@ def _modal_intrans(r: random.Random, L: Lexicon, neg: bool, q: bool) -> tuple[st
         if v.en in ("go", "drive", "come") and r.random() < 0.6:
             dest = pp(r.choice([n for n in L.nouns if n.place and n.place[2] != "-"
                                 and (v.en != "drive" or "D" in n.tags)]), to=True)
-    t = _time(r) if r.random() < 0.35 else ("", "")
+    t = time_phrase(r) if r.random() < 0.35 else ("", "")
     en = " ".join(w for w in (en_vp(s_en, p, f"{m_en} {v_en}", None, neg, q, aux), dest[0], t[0]) if w)
     return en + ".?"[q], de_v2(s_de, forms.split()[p], [t[1], neg and "nicht", dest[1], inf], q) + ".?"[q]
 
@@ -221,8 +223,8 @@ def _in_place(r: random.Random, L: Lexicon, form: str) -> tuple[str, str] | None
     n = L.noun(r, "t" if "B" in place.tags else "tap", no="Z")
     if n is place:
         return None
-    pl = _plural(r, n, 0.25)
-    en, de = np(n, _the(r, n, 0.25), pl=pl)
+    pl = plural_of(r, n, 0.25)
+    en, de = np(n, the_np(r, n, 0.25), pl=pl)
     where = r.choice([("here", "hier"), ("there", "dort")]) if r.random() < 0.2 else pp(place)
     be, ist = ("are", "sind") if pl else ("is", "ist")
     return {"plain": (f"{en} {be} {where[0]}.", f"{de} {ist} {where[1]}."),
@@ -305,7 +307,7 @@ def _generate(n: int, seed: int, ding_path, exclude) -> list[tuple[str, str, str
         raise UserError("need n >= 0")
     L = load_lexicon(str(ding_path) if ding_path else None)
     r = random.Random(seed)
-    banned = L.ding_sentences | {_norm(s) for s in exclude or ()}
+    banned = L.ding_sentences | {fold(s) for s in exclude or ()}
     seen: set[str] = set()
     out: list[tuple[str, str, str]] = []
     active = list(TEMPLATES)
@@ -316,10 +318,10 @@ def _generate(n: int, seed: int, ding_path, exclude) -> list[tuple[str, str, str
                 if pair is None:
                     continue
                 en, de = _cap(pair[0]), _cap(pair[1])
-                en = _contract(en) if r.random() < 0.3 else en
-                key = _norm(en)
+                en = contract(en) if r.random() < 0.3 else en
+                key = fold(en)
                 # One German sentence per English one: two targets for the same source only blur training.
-                if key not in seen and key not in banned and _norm(de) not in banned:
+                if key not in seen and key not in banned and fold(de) not in banned:
                     seen.add(key)
                     out.append((name, en, de))
                     break
@@ -334,7 +336,7 @@ def _generate(n: int, seed: int, ding_path, exclude) -> list[tuple[str, str, str
 def generate(n: int, seed: int = 1, ding_path=DING_PATH, exclude: set[str] | None = None) -> list[tuple[str, str]]:
     """``n`` distinct (English, German) pairs (fewer only if every template runs dry), deterministic in
     ``seed``. Nothing equal to a Ding example sentence or to ``exclude`` (English or German, compared after
-    ``model.ding``'s normalisation) is produced. ``ding_path=None`` uses the hand lexicon only."""
+    ``model.corpus.ding``'s normalisation) is produced. ``ding_path=None`` uses the hand lexicon only."""
     return [(en, de) for _, en, de in _generate(n, seed, ding_path, exclude)]
 
 
@@ -350,9 +352,9 @@ def write_augmented(out_dir, n: int, seed: int = 1, exclude: set[str] | None = N
                          "ding_nouns": len(L.ding_nouns), "ding_adjectives": len(L.ding_adjs),
                          "ding_verbs": len(L.ding_verbs)}}
     out_dir.mkdir(parents=True, exist_ok=True)
-    _write_atomic(out_dir / "augment.en", _lines(en for _, en, _ in rows))
-    _write_atomic(out_dir / "augment.de", _lines(de for _, _, de in rows))
-    _write_atomic(out_dir / "augment.json", (json.dumps(stats, indent=2, ensure_ascii=False) + "\n").encode())
+    write_atomic(out_dir / "augment.en", aligned_lines(en for _, en, _ in rows))
+    write_atomic(out_dir / "augment.de", aligned_lines(de for _, _, de in rows))
+    write_atomic(out_dir / "augment.json", (json.dumps(stats, indent=2, ensure_ascii=False) + "\n").encode())
     return stats
 
 

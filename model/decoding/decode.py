@@ -18,12 +18,12 @@ import numpy as np
 import torch
 from torch import Tensor
 
-from model.beam import Beam
 from model.checkpoint import LoadedModel
 from model.config import BOS_ID, EOS_ID, UNK_ID
+from model.decoding.beam import Beam
+from model.decoding.speculative import checked_greedy
 from model.errors import UserError
 from model.records import AttentionMaps, Translation
-from model.speculative import checked_greedy
 from model.tokenizer import clean_text
 from model.transformer import DecoderState, Transformer
 

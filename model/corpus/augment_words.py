@@ -1,5 +1,5 @@
-"""Hand-written word lists for ``model.augment``, the authority on genders, plurals and paradigms, and
-their parsing into ``Noun``/``Adj``/``Verb`` records (see ``model.augment`` for the design)."""
+"""Hand-written word lists for ``model.corpus.augment``, the authority on genders, plurals and paradigms, and
+their parsing into ``Noun``/``Adj``/``Verb`` records (see ``model.corpus.augment`` for the design)."""
 
 from __future__ import annotations
 
@@ -104,7 +104,7 @@ drive|driving|fahre fährst fährt fahren fahrt fahren|-|-||D
 come|coming|komme kommst kommt kommen kommt kommen|-|-||
 """
 # Modals: English (aux=True: inverts and negates itself, like "can"), German present forms.
-_MODALS = [("want to", False, "will willst will wollen wollt wollen"),
+MODALS = [("want to", False, "will willst will wollen wollt wollen"),
            ("can", True, "kann kannst kann können könnt können"),
            ("would like to", True, "möchte möchtest möchte möchten möchtet möchten"),
            ("have to", False, "muss musst muss müssen müsst müssen")]
@@ -150,7 +150,7 @@ class Verb:
         return self.de[3]  # the wir form is the infinitive for every hand verb
 
 
-def _parse_hand() -> tuple[list[Noun], list[Adj], list[Verb]]:
+def parse_hand() -> tuple[list[Noun], list[Adj], list[Verb]]:
     nouns, adjs = [], []
     for entry in (e.split() for e in re.split(r";|\n", _HAND_NOUNS) if e.strip()):
         en, en_pl = entry[0].split("/")

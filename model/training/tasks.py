@@ -42,7 +42,7 @@ def make_task(task: str, n: int, seed: int = 0, min_len: int = 3, max_len: int =
 # sequences are short, so padding costs little), because length-sorted batches made the raw weights swing
 # between lengths (held-out exact match on reverse jumping between ~0.75 and 1.0 late in training). With
 # mixed batches, seed 1 measured every 100 steps from step 400: reverse 0.895-1.0 raw, copy 0.99-1.0 raw.
-# The average of the kept checkpoints (``model.average``, the paper's section 6.1: the last 5, 100 steps
+# The average of the kept checkpoints (``model.training.average``, the paper's section 6.1: the last 5, 100 steps
 # apart) is steady at 100% on both; earlier tuning with length-sorted batches reached 100% averaged by step
 # 800-1300 for seeds 1-4. Sort (100% averaged, 99.5% raw) and dates (99.5%: one wrong century) learn in
 # the same 1600 steps. ``tests/model/test_learning.py`` holds reverse and copy to this.

@@ -5,7 +5,7 @@ square-root learning rate, label smoothing 0.1, and token-count batches. It chec
 resumes exactly (model, optimizer, schedule position, data position, RNG), stops cooperatively, and on a
 NaN/Inf loss stops without overwriting the last good checkpoint.
 
-When ``torch.distributed`` is initialised (``model.distributed`` under torchrun) the same loop runs on every
+When ``torch.distributed`` is initialised (``model.training.worker`` under torchrun) the same loop runs on every
 rank with the model wrapped in DistributedDataParallel; rank 0 alone validates, probes, writes and yields.
 """
 
@@ -14,7 +14,6 @@ from __future__ import annotations
 import json
 import math
 import random
-import threading
 import time
 from collections.abc import Iterator
 from contextlib import nullcontext
@@ -27,11 +26,12 @@ import torch.nn.functional as F
 
 from model import checkpoint as ckpt
 from model.config import TrainConfig
-from model.data import Encoded, collate, encode_pairs, make_batches
-from model.distributed import Sync, rank_world, wrap_ddp
 from model.errors import UserError
 from model.records import TrainProgress
 from model.tokenizer import Tokenizer
+from model.training.control import TrainControl
+from model.training.data import Encoded, collate, encode_pairs, make_batches
+from model.training.ddp import Sync, rank_world, wrap_ddp
 from model.transformer import Transformer
 
 TRAIN_CONFIG = "train_config.json"
@@ -54,40 +54,6 @@ def step_loss(net, src: torch.Tensor, tgt: torch.Tensor, label_smoothing: float)
     real tokens only (``Transformer.loss``); called through forward so a DDP wrapper sees it."""
     loss, _ = net(src, tgt[:, :-1], target=tgt[:, 1:], label_smoothing=label_smoothing)
     return loss
-
-
-class TrainControl:
-    """Cooperative stop and pause, set from another thread and checked between steps."""
-
-    def __init__(self) -> None:
-        self._stop, self._run = threading.Event(), threading.Event()
-        self._run.set()
-
-    def stop(self) -> None:
-        self._stop.set()
-        self._run.set()  # a paused run must wake up to stop
-
-    def pause(self) -> None:
-        self._run.clear()
-
-    def resume(self) -> None:
-        self._run.set()
-
-    @property
-    def stopped(self) -> bool:
-        return self._stop.is_set()
-
-    @property
-    def paused(self) -> bool:
-        return not self._run.is_set()
-
-    def wait_while_paused(self) -> float:
-        """Block while paused; returns the seconds spent waiting (excluded from timing)."""
-        if self._run.is_set():
-            return 0.0
-        t0 = time.monotonic()
-        self._run.wait()
-        return time.monotonic() - t0
 
 
 @dataclass
@@ -152,7 +118,7 @@ def validate(model: Transformer, data: Data, cfg: TrainConfig, device: torch.dev
     if cfg.valid_bleu_sentences and data.valid_pairs:
         import sacrebleu  # imported here: it is slow to import and only validation needs it
 
-        from model.decode import translate_many
+        from model.decoding.decode import translate_many
         pairs = data.valid_pairs[: cfg.valid_bleu_sentences]
         hyps = translate_many(model, data.tokenizer, [s for s, _ in pairs])
         bleu = float(sacrebleu.corpus_bleu(hyps, [[t for _, t in pairs]]).score)
@@ -349,7 +315,7 @@ def train(cfg: TrainConfig, data: Data, control: TrainControl | None = None,
 
 def _probe(model: Transformer, data: Data, cfg: TrainConfig, device: torch.device):
     from model.checkpoint import LoadedModel
-    from model.decode import translate
+    from model.decoding.decode import translate
     model.eval()
     try:
         loaded = LoadedModel(model, data.tokenizer, model.cfg, cfg.out_path, str(device), int8_search=False)
@@ -387,7 +353,7 @@ def run_training(cfg: TrainConfig, control: TrainControl | None = None,
     names a corpus, training continues on that corpus (with the checkpoint's tokenizer); otherwise on
     the run's own.
     """
-    from model.data import load_corpora
+    from model.training.data import load_corpora
     tokenizer = None
     if resume is not None:
         folder = ckpt.resolve(resume)

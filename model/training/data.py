@@ -185,7 +185,7 @@ def collate(data: Encoded, idx: np.ndarray, pad_id: int) -> tuple[np.ndarray, np
 
 def load_corpora(cfg) -> tuple[list, list, str]:
     """(train pairs, valid pairs, report) for a TrainConfig's data fields."""
-    from model.tasks import make_task
+    from model.training.tasks import make_task
     if cfg.task:
         train = make_task(cfg.task, cfg.task_size, seed=cfg.seed)
         valid = make_task(cfg.task, cfg.n_valid, seed=cfg.seed + 10_000)

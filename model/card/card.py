@@ -20,8 +20,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from model.checkpoint import LoadedModel, load_model
+from model.decoding.decode import eval_threads, translate_many
 from model.files import write_atomic
-from model.decode import eval_threads, translate_many
 
 PAPER_ALPHA = 0.6  # the length penalty of the paper's section 6.1
 

@@ -1,18 +1,16 @@
-"""Training on several processes: torchrun workers, the launcher behind the window and the CLI, DDP glue.
+"""Training on several processes: the torchrun launcher behind the window and ``train --gpus N``.
 
-The window (or ``attention-explorer train --gpus N``) starts ``python -m torch.distributed.run`` in its own
-process group, which starts N workers ``python -m model.distributed worker``. Rank 0 prints each record as
-a JSON line on stdout; the launcher rebuilds the records. Control goes the other way through files in the
-run folder, which a run started by hand with torchrun (on several machines, too) obeys alike: ``STOP`` ends
-it at the next step with a checkpoint, ``PAUSE`` holds it while the file exists.
+``run_distributed`` starts ``python -m torch.distributed.run`` in its own process group, which starts N
+workers ``python -m model.training.worker``. Rank 0 prints each record as a JSON line on stdout; the
+launcher rebuilds the records. Control goes the other way through files in the run folder, which a run
+started by hand with torchrun (on several machines, too) obeys alike: ``STOP`` ends it at the next step
+with a checkpoint, ``PAUSE`` holds it while the file exists.
 """
 
 from __future__ import annotations
 
-import argparse
 import contextlib
 import dataclasses
-import inspect
 import json
 import math
 import os
@@ -25,76 +23,24 @@ import threading
 import time
 from collections import deque
 from collections.abc import Iterator
-from datetime import timedelta
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 import numpy as np
 import torch
 
 from model.config import TrainConfig
-from model.errors import TrainingError, UserError
+from model.errors import UserError
 from model.records import AttentionMaps, TrainProgress, Translation
+from model.training.control import LAUNCHER_ENV, PAUSE, STOP, TrainControl, clear_controls
 
-if TYPE_CHECKING:  # model.train imports this module; the reverse import happens inside functions
-    from model.train import TrainControl
-
-STOP, PAUSE, CONFIG_JSON, PROBES = "STOP", "PAUSE", "torchrun-config.json", "probes"
+CONFIG_JSON, PROBES = "torchrun-config.json", "probes"
 STARTED = "attention-explorer worker started"  # stderr: "<STARTED>: rank R pid P"
 FAILED = "attention-explorer worker error"  # stderr: "<FAILED> (rank R): message"
 TERMINAL = ("done", "stopped", "error")
 # In what torchrun and crashed ranks print, the lines that say why: exceptions, exit codes, signals.
 _WHY = re.compile(r"^(\[rank\d+\]: )?[\w.]*(Error|Exception)\b(?<!ChildFailedError)|exitcode|Signal \d+")
-REPO_ROOT = Path(__file__).resolve().parents[1]
-LAUNCHER_ENV = "ATTENTION_EXPLORER_LAUNCHER_PID"  # rank 0 stops the run when this process is gone
+REPO_ROOT = Path(__file__).resolve().parents[2]
 KEEP_PROBES = 50  # npz files left for a reader that lags behind (a hand-started run has none)
-
-
-def rank_world() -> tuple[int, int]:
-    """(rank, world size); (0, 1) unless torchrun started this process and the group is initialised."""
-    if torch.distributed.is_available() and torch.distributed.is_initialized():
-        return torch.distributed.get_rank(), torch.distributed.get_world_size()
-    return 0, 1
-
-
-class Sync:
-    """Small collectives besides DDP's own; every rank calls them at the same points of the loop."""
-
-    def __init__(self, device: torch.device) -> None:
-        # NCCL only moves CUDA tensors; gloo only CPU ones.
-        self.device = device if torch.distributed.get_backend() == "nccl" else torch.device("cpu")
-
-    def any(self, *flags: bool) -> list[bool]:
-        """Each flag OR-ed over the ranks: all ranks get the same answer, so they act together."""
-        t = torch.tensor([int(bool(f)) for f in flags], device=self.device)
-        torch.distributed.all_reduce(t, op=torch.distributed.ReduceOp.MAX)
-        return [bool(x) for x in t.tolist()]
-
-    def sum(self, *values: float) -> list[float]:
-        t = torch.tensor(values, dtype=torch.float64, device=self.device)
-        torch.distributed.all_reduce(t)
-        return t.tolist()
-
-
-def wrap_ddp(model: torch.nn.Module, device: torch.device) -> torch.nn.Module:
-    """DistributedDataParallel around the model, leaving its buffers alone.
-
-    The only buffer is the sinusoid table, which each rank grows on demand for its own longest sentence:
-    syncing it before each forward (DDP's default) would meet tables of different sizes.
-    """
-    from torch.nn.parallel import DistributedDataParallel as DDP
-    params = inspect.signature(DDP.__init__).parameters  # torch 2.13 renamed broadcast_buffers
-    no_sync = {"forward_sync_buffers": False} if "forward_sync_buffers" in params else {"broadcast_buffers": False}
-    ids = [torch.cuda.current_device() if device.index is None else device.index] if device.type == "cuda" else None
-    return DDP(model, device_ids=ids, **no_sync)
-
-
-def cuda_devices() -> list[tuple[int, str, float]]:
-    """(index, name, total memory in GiB) of each visible CUDA GPU; [] without CUDA."""
-    if not torch.cuda.is_available():
-        return []
-    props = (torch.cuda.get_device_properties(i) for i in range(torch.cuda.device_count()))
-    return [(i, p.name, round(p.total_memory / 2**30, 1)) for i, p in enumerate(props)]
 
 
 def run_folder(cfg: TrainConfig, resume: Path | None) -> Path:
@@ -149,80 +95,6 @@ def decode_record(line: str, extra: dict | None = None) -> TrainProgress | None:
     return TrainProgress(**{k: v for k, v in d.items() if k in names}, probe=probe, extra=dict(extra or {}))
 
 
-def watch_files(out: Path, control: TrainControl, done: threading.Event) -> None:
-    """Rank 0 (or a single-process CLI run) polls STOP and PAUSE; the training loop hands the decision to
-    every rank at the next step.
-
-    A launcher that died (the window was killed) counts as STOP: nobody could stop or resume the run.
-    """
-    launcher = int(os.environ.get(LAUNCHER_ENV, "0"))
-    while not done.wait(0.2) and not control.stopped:
-        if (out / STOP).exists() or (launcher and not _signal(launcher, 0)):
-            control.stop()
-        elif (out / PAUSE).exists():
-            control.pause()
-        else:
-            control.resume()
-
-
-def _say(stream, line: str) -> None:
-    """One write per line: the ranks share torchrun's stderr, and print() writes the newline separately."""
-    with contextlib.suppress(BrokenPipeError):  # the launcher is gone: finish and save regardless
-        stream.write(line + "\n")
-        stream.flush()
-
-
-def main(argv: list[str] | None = None) -> int:
-    """``python -m model.distributed worker --config-json FILE``: one rank of a run, started by torchrun."""
-    from model.train import TrainControl, run_training
-    p = argparse.ArgumentParser(prog="python -m model.distributed",
-                                description="one rank of a DDP training run; start it with torchrun")
-    p.add_argument("command", choices=("worker",))
-    p.add_argument("--config-json", required=True, help="a TrainConfig as JSON (TrainConfig.to_json)")
-    p.add_argument("--resume", metavar="DIR")
-    p.add_argument("--backend", choices=("nccl", "gloo"), help="default: nccl with CUDA, else gloo")
-    a = p.parse_args(argv)
-    cfg = TrainConfig.from_json(Path(a.config_json).read_text(encoding="utf-8"))
-    resume = Path(a.resume) if a.resume else None
-    out = run_folder(cfg, resume)
-    backend = a.backend or ("nccl" if torch.cuda.is_available() else "gloo")
-    local = int(os.environ.get("LOCAL_RANK", "0"))
-    if backend == "nccl":
-        torch.cuda.set_device(local)
-    cfg = cfg.replace(out_dir=str(out), device=f"cuda:{local}" if backend == "nccl" else "cpu")
-    # Generous: the other ranks wait in their next collective while rank 0 validates or saves.
-    torch.distributed.init_process_group(backend, timeout=timedelta(minutes=30))
-    rank = torch.distributed.get_rank()
-    _say(sys.stderr, f"{STARTED}: rank {rank} pid {os.getpid()}")
-    control = TrainControl()
-    for sig in (signal.SIGTERM, signal.SIGINT):  # torchrun forwards its own SIGTERM/SIGINT to us
-        signal.signal(sig, lambda *_: control.stop())
-    done = threading.Event()
-    if rank == 0:
-        threading.Thread(target=watch_files, args=(out, control, done), daemon=True).start()
-    code = 0
-    try:
-        for rec in run_training(cfg, control, resume):
-            if rec.event == "error":
-                code = 1
-                _say(sys.stderr, f"{FAILED} (rank {rank}): {rec.message}")
-            if rank == 0:
-                _say(sys.stdout, encode_record(rec, out / PROBES))
-    except UserError as exc:
-        code = 2
-        _say(sys.stderr, f"{FAILED} (rank {rank}): {exc}")
-        if rank == 0:
-            rec = TrainProgress(0, cfg.max_steps, 0, math.nan, 0.0, 0.0, 0.0, event="error", message=str(exc))
-            _say(sys.stdout, encode_record(rec, out / PROBES))
-    finally:
-        done.set()
-    if rank == 0 and control.stopped:
-        (out / STOP).unlink(missing_ok=True)  # consumed: a stale STOP would end the next run at once
-    if code == 0:  # after a failure a peer may be stuck in a collective: leave it to torchrun to end
-        torch.distributed.destroy_process_group()
-    return code
-
-
 def _signal(pid: int, sig: int) -> bool:
     """Send sig to one of our processes (0 only asks); False if it is gone."""
     try:
@@ -230,12 +102,6 @@ def _signal(pid: int, sig: int) -> bool:
     except ProcessLookupError:
         return False
     return True
-
-
-def clear_controls(out: Path) -> None:
-    """Remove STOP and PAUSE, which belong to one run: left over, they would stop or hold the next."""
-    for name in (STOP, PAUSE):
-        (out / name).unlink(missing_ok=True)
 
 
 def _read_stderr(stream, tail: deque, pids: dict[int, int]) -> None:
@@ -273,7 +139,6 @@ def run_distributed(cfg: TrainConfig, n_procs: int, control: TrainControl | None
     A crash ends with an "error" record holding the exit code and the last lines the processes wrote.
     Each record's ``extra`` holds ``launcher_pid`` and ``worker_pids`` ({rank: pid}) once known.
     """
-    from model.train import TrainControl
     control = control or TrainControl()
     if n_procs < 1 or backend not in (None, "nccl", "gloo"):
         raise UserError(f"need at least 1 process and the backend nccl or gloo, not {n_procs}, {backend!r}")
@@ -292,7 +157,7 @@ def run_distributed(cfg: TrainConfig, n_procs: int, control: TrainControl | None
     except OSError as exc:
         raise UserError(f"cannot write to the output folder {out}: {exc.strerror or exc}") from None
     cmd = [sys.executable, "-m", "torch.distributed.run", "--standalone", "--nproc-per-node", str(n_procs),
-           "-m", "model.distributed", "worker", "--config-json", str(out / CONFIG_JSON), "--backend", backend]
+           "-m", "model.training.worker", "worker", "--config-json", str(out / CONFIG_JSON), "--backend", backend]
     cmd += ["--resume", str(Path(resume).resolve())] if resume is not None else []
     env = dict(os.environ, **{LAUNCHER_ENV: str(os.getpid())})
     env["PYTHONPATH"] = os.pathsep.join(x for x in (str(REPO_ROOT), env.get("PYTHONPATH")) if x)
@@ -364,37 +229,3 @@ def _end(proc: subprocess.Popen, pids: dict[int, int], wait_s: float) -> int:
         for pid in pids.values():  # workers live in their own sessions and would outlive torchrun
             _signal(pid, signal.SIGKILL)
         return proc.wait()
-
-
-def launch(argv: list[str], gpus: int) -> int:
-    """``attention-explorer train --gpus N ...``: the same options and progress bar, on N processes."""
-    from model import cli
-    from model.train import TrainControl
-    a = cli.build_parser().parse_args(argv)
-    cfg = cli._train_config(a)
-    bar, control = cli.ProgressBar(), TrainControl()
-
-    def on_sigint(*_) -> None:
-        if control.stopped:  # a second Ctrl-C abandons the run
-            raise KeyboardInterrupt
-        control.stop()
-        os.write(2, b"\nstopping: the processes finish their step and save a checkpoint (Ctrl-C again to abandon)\n")
-
-    previous = signal.signal(signal.SIGINT, on_sigint)  # the CLI calls this on its main thread
-    last = None
-    try:
-        for p in run_distributed(cfg, gpus, control, Path(a.resume) if a.resume else None,
-                                 getattr(a, "backend", None)):
-            bar.show(last := p)
-    except KeyboardInterrupt:
-        bar.line("interrupted: the last checkpoint is kept")
-        return 130
-    finally:
-        signal.signal(signal.SIGINT, previous)
-    if last is not None and last.event == "error":
-        raise TrainingError(last.message)
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -1,5 +1,5 @@
 """The Ding-derived extension of the hand lexicon (entries aligned by co-occurrence in Ding's example
-sentences) and ``Lexicon``, the words the templates of ``model.augment`` draw from."""
+sentences) and ``Lexicon``, the words the templates of ``model.corpus.augment`` draw from."""
 
 from __future__ import annotations
 
@@ -10,8 +10,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
-from model.augment_words import Adj, Noun, Verb, _parse_hand
-from model.ding import SENTENCE, _norm, read_ding
+from model.corpus.augment_words import Adj, Noun, Verb, parse_hand
+from model.corpus.ding import SENTENCE, fold, read_ding
 
 # Ding words never used. Nouns: function-like ("a lot", "kind of"), units of time ("Where is the week?"),
 # or a wrong sense for the German that co-occurs (situation → Lage, form → Form, debt → Schuld). Adjectives:
@@ -150,7 +150,7 @@ def _ding_lexicon(path: Path) -> tuple[list, list, list, set]:
               for k in "nav"}
     # A noun needs one gender (homographs are ambiguous) and countable use in English ("a X", "Xs").
     nouns = [n for n in picked["n"] if len(genders[n.de]) == 1 and after_a[n.en] and n.en_pl in en_idx]
-    seen = {_norm(s) for pair in sents for s in pair}
+    seen = {fold(s) for pair in sents for s in pair}
     return nouns[:1500], picked["a"][:200], picked["v"][:40], seen
 
 
@@ -184,7 +184,7 @@ class Lexicon:
 @lru_cache(maxsize=4)
 def load_lexicon(ding_path: str | None) -> Lexicon:
     """Hand lexicon plus, unless ``ding_path`` is None, the Ding-derived extension (cached per path)."""
-    nouns, adjs, verbs = _parse_hand()
+    nouns, adjs, verbs = parse_hand()
     dn, da, dv, seen = _ding_lexicon(Path(ding_path)) if ding_path else ([], [], [], set())
     hand_en = {n.en for n in nouns} | {a.en for a in adjs} | {v.en for v in verbs}
     return Lexicon(nouns, adjs, {v.en: v for v in verbs}, [n for n in dn if n.en not in hand_en],

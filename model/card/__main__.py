@@ -1,0 +1,5 @@
+import sys
+
+from model.card.card import main
+
+sys.exit(main())

@@ -1,0 +1,86 @@
+"""``data ding|augment|tatoeba``: build a training corpus folder (see ``model.corpus``)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from model.corpus.ding import DING_PATH, PHRASE, SENTENCE
+from model.errors import UserError
+
+
+def _count(text: str) -> int:
+    value = int(text)
+    if value < 0:
+        raise argparse.ArgumentTypeError("must be >= 0")
+    return value
+
+
+def add_data_commands(subparsers) -> None:
+    """Register ``data ding --out DIR …`` on an argparse sub-parser collection."""
+    data = subparsers.add_parser("data", help="prepare a training corpus")
+    data.set_defaults(func=lambda args: (data.print_help(), 2)[1])
+    sources = data.add_subparsers(dest="data_source", metavar="SOURCE", parser_class=_LazyParser)
+    ding = sources.add_parser("ding", help="English–German pairs from the Ding dictionary (trans-de-en)")
+    ding.add_argument("--out", type=Path, required=True, help="folder for train/valid/test.{en,de}")
+    ding.add_argument("--ding", type=Path, default=DING_PATH, help=f"Ding file (default {DING_PATH})")
+    ding.add_argument("--valid", type=_count, default=1000, help="held-out validation sentences")
+    ding.add_argument("--test", type=_count, default=1000, help="held-out test sentences")
+    ding.add_argument("--seed", type=int, default=1)
+    ding.add_argument("--sentence-repeat", type=int, default=1, help="copies of each train sentence")
+    ding.add_argument("--max-phrases", type=_count, default=None, help="subsample word/term pairs")
+    ding.add_argument("--everyday-phrases", action="store_true",
+                      help="with --max-phrases: keep exclamations and phrases made of words the train "
+                           "sentences use first, then sample the rest")
+    ding.add_argument("--reverse", action="store_true", help="German→English instead of English→German")
+    ding.add_argument("--augment", type=_count, default=0, metavar="N",
+                      help="add N synthetic everyday pairs (model.corpus.augment) to train")
+    ding.set_defaults(func=_run_ding)
+    sources.add_parser("augment", help="synthetic everyday English–German pairs from a grammar and lexicon",
+                       setup=_augment_options)
+    sources.add_parser("tatoeba", help="English–German sentence pairs from Tatoeba (manythings.org/anki deu.txt)",
+                       setup=_tatoeba_options)
+
+
+class _LazyParser(argparse.ArgumentParser):
+    """A sub-parser whose options are added when it first parses (``--help`` included), so that ``data ding``
+    and every other command do not import ``model.corpus.augment`` just to build the command line."""
+
+    def __init__(self, *args, setup=None, **kwargs):
+        super().__init__(*args, **kwargs)
+        self._setup = setup
+
+    def parse_known_args(self, args=None, namespace=None):
+        setup, self._setup = self._setup, None
+        if setup:
+            setup(self)
+        return super().parse_known_args(args, namespace)
+
+
+def _augment_options(parser: argparse.ArgumentParser) -> None:
+    from model.corpus.augment import add_arguments, run  # noqa: PLC0415 (lazy, see _LazyParser)
+    add_arguments(parser)
+    parser.set_defaults(func=run)
+
+
+def _tatoeba_options(parser: argparse.ArgumentParser) -> None:
+    from model.corpus.tatoeba import add_arguments  # noqa: PLC0415 (lazy, see _LazyParser)
+    add_arguments(parser)
+
+
+def _run_ding(args: argparse.Namespace) -> int:
+    from model.corpus.ding_corpus import build_ding_corpus  # noqa: PLC0415 (lazy, see _LazyParser)
+    try:
+        split = build_ding_corpus(args.out, args.ding, args.valid, args.test, args.seed,
+                                  args.sentence_repeat, args.max_phrases, args.reverse, args.augment,
+                                  args.everyday_phrases)
+    except UserError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 1
+    s = split.stats
+    print(f"Ding {s['source']}→{s['target']}: {s['pairs'][SENTENCE]} sentence and {s['pairs'][PHRASE]} "
+          f"phrase pairs, {s['malformed_lines']} malformed lines")
+    print(f"wrote {s['train']['lines']} train ({s['train'][SENTENCE]} sentences x{s['sentence_repeat']}, "
+          f"{s['train'][PHRASE]} phrases, {s['augment']} synthetic), {s['valid']} valid, {s['test']} test → {args.out}")
+    return 0

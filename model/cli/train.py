@@ -1,0 +1,120 @@
+"""``train``: one process with a progress line, or N processes through torchrun (``--gpus N``).
+
+Stop a run with Ctrl-C or SIGTERM, or ``touch RUN/STOP`` from elsewhere; both save a checkpoint first.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import signal
+import threading
+from pathlib import Path
+
+from model.cli.progress import ProgressBar
+from model.config import TrainConfig, preset
+from model.errors import TrainingError, UserError
+from model.training.control import STOP, TrainControl, clear_controls, watch_files
+
+
+def train_config(a: argparse.Namespace) -> TrainConfig:
+    """The TrainConfig the ``train`` options describe."""
+    overrides = {k: v for k, v in {"n_layers": a.layers, "d_model": a.d_model, "n_heads": a.heads,
+                                   "d_ff": a.d_ff, "dropout": a.dropout}.items() if v is not None}
+    model_cfg = preset(a.preset, **overrides)
+    if a.no_share_embeddings:
+        model_cfg = model_cfg.replace(share_embeddings=False)
+    if a.vocab_size:
+        model_cfg = model_cfg.replace(vocab_size=a.vocab_size)
+    elif a.task:  # digit and date tasks need only a few dozen pieces
+        model_cfg = model_cfg.replace(vocab_size=min(model_cfg.vocab_size, 64))
+    return TrainConfig(
+        out_dir=a.out or "", model=model_cfg, max_steps=a.max_steps, max_minutes=a.max_minutes,
+        warmup_steps=a.warmup, lr_scale=a.lr_scale, batch_tokens=a.batch_tokens,
+        label_smoothing=a.label_smoothing, valid_every=a.valid_every, checkpoint_every=a.checkpoint_every,
+        seed=a.seed, device=a.device, threads=a.threads, src=a.src or "", tgt=a.tgt or "",
+        tsv=a.tsv or "", task=a.task or "", valid_src=a.valid_src or "", valid_tgt=a.valid_tgt or "",
+        report_every=a.report_every, keep_checkpoints=a.keep, cpu_amp=a.cpu_amp,
+    )
+
+
+def cmd_train(a) -> int:
+    from model.training.train import run_training
+    if not a.out and not a.resume:
+        raise UserError("--out DIR is required (or --resume DIR)")
+    if not (a.src or a.tsv or a.task or a.resume):
+        raise UserError("give a corpus: --src F --tgt F, --tsv F or --task reverse|copy|sort|dates")
+    if getattr(a, "gpus", 0) and a.gpus > 1:
+        return launch(a)
+    cfg = train_config(a)
+    if a.resume and not a.out:
+        cfg = cfg.replace(out_dir=str(Path(a.resume).resolve() if (Path(a.resume) / "LATEST").exists()
+                                      else Path(a.resume).resolve().parent))
+    bar, control = ProgressBar(), TrainControl()
+    out, done = cfg.out_path, threading.Event()
+    clear_controls(out)  # left over from an earlier run, they would stop or hold this one at once
+    # STOP / PAUSE files in the run folder, as for torchrun runs: `touch RUN/STOP` ends a run started in the
+    # background at the next step, with a checkpoint.
+    threading.Thread(target=watch_files, args=(out, control, done), daemon=True).start()
+    restore = _stop_on_signals(control, bar)
+    last = None
+    try:
+        for p in run_training(cfg, control, Path(a.resume) if a.resume else None):
+            bar.show(p)
+            last = p
+    except KeyboardInterrupt:
+        bar.line("interrupted: the last checkpoint is kept")
+        return 130
+    finally:
+        done.set()
+        restore()
+        if control.stopped:
+            (out / STOP).unlink(missing_ok=True)  # consumed: a stale STOP would end the next run at once
+    if last is not None and last.event == "error":
+        raise TrainingError(last.message)
+    return 0
+
+
+def _stop_on_signals(control, bar: ProgressBar):
+    """First Ctrl-C or SIGTERM: stop at the next step and save a checkpoint; a second Ctrl-C abandons the step.
+
+    Returns a function that puts the previous handlers back (tests call main() in-process).
+    """
+    if threading.current_thread() is not threading.main_thread():
+        return lambda: None  # only the main thread may set signal handlers
+
+    def handler(signum, _frame):
+        if control.stopped and signum == signal.SIGINT:
+            raise KeyboardInterrupt
+        bar.line("stopping: saving a checkpoint at the next step (Ctrl-C again to abandon it)")
+        control.stop()
+    previous = {sig: signal.signal(sig, handler) for sig in (signal.SIGINT, signal.SIGTERM)}
+    return lambda: [signal.signal(sig, h) for sig, h in previous.items()]
+
+
+def launch(a: argparse.Namespace) -> int:
+    """``attention-explorer train --gpus N ...``: the same options and progress bar, on N processes."""
+    from model.training.torchrun import run_distributed
+    cfg = train_config(a)
+    bar, control = ProgressBar(), TrainControl()
+
+    def on_sigint(*_) -> None:
+        if control.stopped:  # a second Ctrl-C abandons the run
+            raise KeyboardInterrupt
+        control.stop()
+        os.write(2, b"\nstopping: the processes finish their step and save a checkpoint (Ctrl-C again to abandon)\n")
+
+    previous = signal.signal(signal.SIGINT, on_sigint)  # the CLI calls this on its main thread
+    last = None
+    try:
+        for p in run_distributed(cfg, a.gpus, control, Path(a.resume) if a.resume else None,
+                                 getattr(a, "backend", None)):
+            bar.show(last := p)
+    except KeyboardInterrupt:
+        bar.line("interrupted: the last checkpoint is kept")
+        return 130
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    if last is not None and last.event == "error":
+        raise TrainingError(last.message)
+    return 0
