@@ -7,7 +7,7 @@ MINUTES ?= 135
 TATOEBA ?= deu.txt
 ABLATE_RUNS ?= runs/ablate
 # bf16 autocast on CPUs that compute bf16 natively (AVX512-BF16/AMX): 1.3x faster here; `make CPU_AMP=` turns it off.
-CPU_AMP ?= $(shell $(PY) -c "from model.training.train import cpu_has_native_bf16 as f; print('--cpu-amp' if f() else '')" 2>/dev/null)
+CPU_AMP ?= $(shell $(PY) -c "from model.training.device import cpu_has_native_bf16 as f; print('--cpu-amp' if f() else '')" 2>/dev/null)
 
 .PHONY: test data-ding data-tatoeba default-model default-model-resume ship-default-model model-card ablations bench
 

@@ -176,7 +176,7 @@ def main(argv: list[str] | None = None) -> int:
     for f in ("train.en", "train.de", "valid.en", "valid.de"):
         if not (a.data / f).is_file():
             p.error(f"{a.data} has no {f}: build a corpus with `attention-explorer data ding --out DIR`")
-    from model.training.train import cpu_has_native_bf16
+    from model.training.device import cpu_has_native_bf16
     amp = not a.no_cpu_amp and cpu_has_native_bf16()
     train_all(variants, a.data, a.runs, a.steps, a.arch, amp, a.parallel)
     results = {"data": str(a.data), "steps": a.steps, "arch": a.arch, "recipe": RECIPE, "cpu_amp": amp,

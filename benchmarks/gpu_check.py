@@ -55,15 +55,16 @@ def synthetic_batches(n: int, batch_tokens: int, vocab: int, seed: int = 0) -> l
 
 def time_steps(preset_name: str, batch_tokens: int, steps: int, warmup: int, device: str = "cuda:0") -> dict:
     """Train ``steps`` timed steps (after ``warmup`` untimed ones); raises OutOfMemoryError."""
-    from model.config import preset
-    from model.training.train import _amp, label_smoothed_loss, learning_rate
+    from model.config import TrainConfig, preset
+    from model.training.device import amp_context
+    from model.training.train import label_smoothed_loss, learning_rate
     from model.transformer import Transformer
     device = torch.device(device)
     cfg = preset(preset_name)
     torch.manual_seed(0)
     model = Transformer(cfg).to(device).train()
     optimizer = torch.optim.Adam(model.parameters(), lr=0.0, betas=(0.9, 0.98), eps=1e-9, fused=True)
-    autocast, scaler = _amp(device, True)
+    autocast, scaler = amp_context(device, TrainConfig(out_dir="", amp=True))
     batches = synthetic_batches(64, batch_tokens, cfg.vocab_size)
     torch.cuda.reset_peak_memory_stats(device)
     times, tokens = [], 0

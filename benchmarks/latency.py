@@ -33,10 +33,12 @@ from model.tokenizer import Tokenizer
 from model.transformer import DecoderState, Transformer
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
-RUN_FOLDERS = (Path(os.environ.get("ATTENTION_EXPLORER_BENCH_RUN", "/work/runs/default-v1")),
-               REPO_ROOT / "runs" / "default")
-CORPUS_FOLDERS = (REPO_ROOT / "data" / "ding-en-de", REPO_ROOT / "data" / "ding-mix-v1",
-                  Path("/work/data/ding-en-de"), Path("/work/data/ding-mix-v1"))
+# Elsewhere than the repository (the Makefile's RUN and DATA): $ATTENTION_EXPLORER_BENCH_RUN names a run folder,
+# $ATTENTION_EXPLORER_BENCH_DATA a corpus folder with valid.en and valid.de.
+RUN_FOLDERS = tuple(Path(p) for p in (os.environ.get("ATTENTION_EXPLORER_BENCH_RUN"),) if p) + (
+    REPO_ROOT / "runs" / "default",)
+CORPUS_FOLDERS = tuple(Path(p) for p in (os.environ.get("ATTENTION_EXPLORER_BENCH_DATA"),) if p) + (
+    REPO_ROOT / "data" / "ding-en-de", REPO_ROOT / "data" / "ding-mix-v1")
 TARGET_LENGTHS = (5, 20, 50)
 LONG_OUTPUT = 100  # pieces decoded, whatever the model says, to time the cache on a long output
 CANDIDATES = (

@@ -44,7 +44,7 @@ from model.config import BOS_ID, EOS_ID, ModelConfig, preset
 from model.layers import sinusoidal_table
 from model.tokenizer import Tokenizer
 from model.training.data import Encoded, collate, make_batches
-from model.training.train import cpu_has_native_bf16
+from model.training.device import cpu_has_native_bf16
 from model.transformer import Transformer
 
 EPS, CLIP, LR = 0.1, 1.0, 1e-4  # label smoothing and clipping as model.training.train's defaults

@@ -18,9 +18,10 @@ import argparse
 import sys
 from functools import partial
 
+from model.records import KINDS
+
 CLI_COMMANDS = ("train", "translate", "evaluate", "info", "data", "average")
 VIEWS = ("grid", "head", "lines", "pe")
-KINDS = ("encoder", "decoder", "cross")
 SCREENSHOT_TIMEOUT_MS = 300_000  # a generous cap so a hung load cannot keep CI waiting forever
 SETTLE_MS = 200  # lets pyqtgraph finish its deferred layout before the window is grabbed
 

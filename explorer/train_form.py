@@ -1,7 +1,7 @@
 """The settings form of the Train tab: corpus, model, schedule, limits, output folder, device.
 
 It turns what is on screen into a :class:`explorer.train_worker.TrainRequest` and nothing more; the
-panel decides when to run it. The configuration classes come from ``model.config``, which is torch-free,
+panel decides when to run it. The configuration classes come from ``model.choices``, which is torch-free,
 so the window still opens without importing torch. Their own checks (d_model divisible by the heads,
 positive sizes …) are the single source of truth: the form shows their messages rather than repeating
 the rules.
@@ -21,8 +21,7 @@ from PySide6.QtCore import Signal
 
 from explorer import style
 from explorer.train_worker import CPU_BF16, TrainRequest
-from model.config import PRESETS, TrainConfig
-from model.errors import UserError
+from model.choices import PRESETS, TrainConfig, UserError
 
 CORPORA = {"task": "Synthetic task", "files": "Two aligned files", "tsv": "TSV file (source<TAB>target)",
            "ding": "Ding dictionary (English–German)"}

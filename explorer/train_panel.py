@@ -20,10 +20,10 @@ from PySide6.QtCore import Signal
 
 from explorer import style
 from explorer.train_form import TrainForm
-from explorer.train_worker import TrainRunner, corpus_options
+from explorer.train_worker import TrainRunner
 from explorer.views.attention_panel import AttentionPanel
 from explorer.views.curves import StatsStrip, TrainingCurves
-from model.errors import UserError
+from model.choices import UserError, corpus_options
 from model.records import TrainProgress, Translation
 
 # Probe snapshots are kept for replay; past this many every other one is dropped, which keeps the
@@ -311,7 +311,7 @@ class TrainPanel(QtWidgets.QWidget):
         elif p.event in ("checkpoint", "done", "stopped"):
             self._checkpoint = p.checkpoint or self._checkpoint
             word = {"checkpoint": "Checkpoint", "done": "Finished; saved", "stopped": "Stopped; saved"}[p.event]
-            self.log(f"Step {p.step}: {word} {p.checkpoint}")
+            self.log(f"Step {p.step}: {word} {p.checkpoint}" if p.checkpoint else f"Step {p.step}: {p.message}")
             self.open_button.setEnabled(bool(self.latest_checkpoint()))
             if p.event != "checkpoint":
                 self._outcome = f"{'Finished' if p.event == 'done' else 'Stopped'} at step {p.step}"

@@ -1,14 +1,14 @@
 """Training off the GUI thread: a worker that runs one training run at a time, and its owner.
 
-With ``explorer.worker`` this is the only explorer module that imports the model code beyond the
-torch-free contract, and it does so inside the worker's slots, on the worker's QThread: importing torch
-takes seconds and must never freeze the window.
+One of the two explorer modules that import model code beyond the torch-free ``model.records`` and
+``model.choices`` (the other is ``explorer.worker``, for translation), and it does so inside the worker's
+slots, on the worker's QThread: importing torch takes seconds and must never freeze the window.
 
 A run blocks the worker's thread for its whole length, so pause and stop cannot travel as queued
 signals (the thread would only see them after the run). They go straight to the run's
 ``TrainControl`` instead, whose events are thread-safe and which the loop checks between steps. The
-control is created on the worker thread (it lives in ``model.training.train``, which imports torch), so a
-stop or pause that arrives before it exists is remembered and applied the moment it does.
+control is created on the worker thread, with the run, so a stop or pause that arrives before it exists
+is remembered and applied the moment it does.
 
 Every run ends in exactly one ``finished``; whatever went wrong before it reaches the panel as an
 "error" ``TrainProgress``, the same record the training loop itself yields for a NaN loss or an
@@ -39,14 +39,6 @@ class TrainRequest:
     resume: str = ""  # a checkpoint or run folder to continue from
     n_gpus: int = 0  # 2 or more: all local GPUs through torchrun (model.training.torchrun)
     ding_reverse: bool | None = None  # build the Ding corpus first; True = German→English
-
-
-def corpus_options() -> tuple[tuple[str, ...], bool]:
-    """(the built-in synthetic tasks, whether the Ding dictionary is installed); torch-free."""
-    from model.corpus.ding import DING_PATH
-    from model.training.tasks import TASKS
-
-    return TASKS, Path(DING_PATH).is_file()
 
 
 def error_message(exc: BaseException) -> str:
@@ -138,7 +130,8 @@ class TrainWorker(QObject):
             self.finished.emit()
 
     def _records(self, request: TrainRequest):
-        from model.training.train import TrainControl, run_training
+        from model.training.control import Stopped, TrainControl
+        from model.training.train import run_training
 
         cfg = request.config
         check_writable(Path(cfg.out_dir))
@@ -150,29 +143,29 @@ class TrainWorker(QObject):
             elif self._pause_asked:
                 control.pause()
         if request.ding_reverse is not None:
-            cfg = self._build_ding(cfg, request.ding_reverse)
+            try:
+                cfg = self._build_ding(cfg, request.ding_reverse, control.checkpoint)
+            except Stopped:
+                return
             if control.stopped:
                 return
         resume = Path(request.resume) if request.resume else None
         # On a large corpus this is minutes without a record; say what is happening meanwhile.
         self.note.emit("Reading the corpus" + ("" if resume else " and training the tokenizer") + "…")
         if request.n_gpus > 1:
-            try:
-                from model.training.torchrun import run_distributed
-            except ImportError:
-                raise UserError("Training on all GPUs needs model/distributed.py, which this copy of "
-                                "the app lacks; choose a single GPU instead.") from None
+            from model.training.torchrun import run_distributed
+
             yield from run_distributed(cfg, request.n_gpus, control, resume)
         else:
             yield from run_training(cfg, control, resume)
 
-    def _build_ding(self, cfg, reverse: bool):
+    def _build_ding(self, cfg, reverse: bool, check):
         """Write the Ding corpus into <out>/data and point the config at it."""
         from model.corpus.ding_corpus import build_ding_corpus
 
         data = Path(cfg.out_dir) / "data"
         self.note.emit(f"Building the Ding corpus in {data} (this takes a minute)…")
-        build_ding_corpus(data, reverse=reverse)
+        build_ding_corpus(data, reverse=reverse, check=check)
         src, tgt = ("de", "en") if reverse else ("en", "de")
         return cfg.replace(src=str(data / f"train.{src}"), tgt=str(data / f"train.{tgt}"),
                            valid_src=str(data / f"valid.{src}"), valid_tgt=str(data / f"valid.{tgt}"))
@@ -182,21 +175,14 @@ CPU_BF16 = "cpu-bf16"  # the CPU with bf16 autocast (TrainConfig.cpu_amp)
 
 
 def _cuda_devices() -> list[tuple[int, str, float]]:
-    """(index, name, GiB) of each CUDA GPU; the distributed module's list when it is installed."""
-    try:
-        from model.training.ddp import cuda_devices
-    except ImportError:
-        import torch  # the same answer, without the launcher module
+    """(index, name, GiB) of each CUDA GPU."""
+    from model.training.ddp import cuda_devices
 
-        if not torch.cuda.is_available():
-            return []
-        return [(i, torch.cuda.get_device_name(i), torch.cuda.get_device_properties(i).total_memory / 2**30)
-                for i in range(torch.cuda.device_count())]
     return list(cuda_devices())
 
 
 def _cpu_bf16() -> bool:
-    from model.training.train import cpu_has_native_bf16
+    from model.training.device import cpu_has_native_bf16
     return cpu_has_native_bf16()
 
 

@@ -1,8 +1,9 @@
 """The object that does all model work, off the GUI thread.
 
-This is the only explorer module that may import ``model.*`` beyond the torch-free contract
-(``model.records``, ``model.errors``), and it does so *inside* its slots, which run on the worker's
-QThread. Importing torch takes a second or more; doing it here means the window paints first and the
+The window's contract with the model: its views import only ``model.records``, its forms only
+``model.choices`` (both torch-free), and two worker modules import the rest: this one for translation,
+``explorer.train_worker`` for training. Both do so *inside* their slots, which run on the workers'
+QThreads. Importing torch takes a second or more; doing it here means the window paints first and the
 GUI never freezes while a model loads or a sentence is decoded.
 
 The worker owns the loaded model outright: only this thread ever touches it, so no lock is needed.

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -20,6 +19,7 @@ from safetensors.torch import load_file, save_file
 
 from model.config import ModelConfig
 from model.errors import CheckpointError, UserError
+from model.files import write_folder_atomic
 from model.records import ModelInfo
 from model.tokenizer import Tokenizer
 from model.transformer import Transformer
@@ -70,7 +70,7 @@ class LoadedModel:
         if not self.int8_search:
             return None
         if self._search is None:
-            from model import int8
+            from model.decoding import int8
             self._search = int8.search_model(self.model) or False
         return self._search or None
 
@@ -132,37 +132,6 @@ def load_model(path: Path | str, device: str = "cpu") -> LoadedModel:
     return LoadedModel(model, tokenizer, cfg, folder, device, data.get("meta", {}))
 
 
-def _write_folder(final: Path, write) -> Path:
-    """Write a folder through a temporary sibling and rename it into place."""
-    final = Path(final)
-    final.parent.mkdir(parents=True, exist_ok=True)
-    tmp = final.parent / f".tmp-{final.name}-{os.getpid()}"
-    shutil.rmtree(tmp, ignore_errors=True)
-    tmp.mkdir()
-    try:
-        write(tmp)
-        for f in tmp.iterdir():  # make the data durable before the rename publishes it
-            with open(f, "rb") as fh:
-                os.fsync(fh.fileno())
-        old = None
-        if final.exists():
-            old = final.parent / f".old-{final.name}-{os.getpid()}"
-            os.replace(final, old)
-        os.replace(tmp, final)
-        if old is not None:
-            shutil.rmtree(old, ignore_errors=True)
-    except BaseException:
-        shutil.rmtree(tmp, ignore_errors=True)
-        raise
-    return final
-
-
-def write_text_atomic(path: Path, text: str) -> None:
-    tmp = Path(f"{path}.tmp-{os.getpid()}")
-    tmp.write_text(text, encoding="utf-8")
-    os.replace(tmp, path)
-
-
 def save_model(folder: Path, model: Transformer, tokenizer: Tokenizer, meta: dict | None = None,
                train_state: dict | None = None, extra_files: dict[str, str] | None = None,
                half: bool = False) -> Path:
@@ -178,7 +147,7 @@ def save_model(folder: Path, model: Transformer, tokenizer: Tokenizer, meta: dic
             torch.save(train_state, tmp / STATE)
         for name, text in (extra_files or {}).items():
             (tmp / name).write_text(text, encoding="utf-8")
-    return _write_folder(Path(folder), write)
+    return write_folder_atomic(Path(folder), write)
 
 
 def load_train_state(folder: Path) -> dict:

@@ -14,6 +14,7 @@ from pathlib import Path
 from model.errors import UserError
 
 PAD_ID, UNK_ID, BOS_ID, EOS_ID = 0, 1, 2, 3
+LEGACY_FIELDS = frozenset({"bos_id", "eos_id"})  # in older config.json files; ignored
 
 
 @dataclass(frozen=True)
@@ -32,8 +33,6 @@ class ModelConfig:
     share_embeddings: bool = True
     norm_eps: float = 1e-5
     pad_id: int = PAD_ID
-    bos_id: int = BOS_ID
-    eos_id: int = EOS_ID
 
     def __post_init__(self) -> None:
         if self.d_model % self.n_heads:
@@ -61,6 +60,9 @@ class ModelConfig:
 
     @classmethod
     def from_dict(cls, data: dict) -> ModelConfig:
+        # Older checkpoints also stored bos_id and eos_id, which nothing read (BOS_ID and EOS_ID are fixed
+        # by the tokenizer): accepted and dropped, so that those checkpoints still load.
+        data = {k: v for k, v in data.items() if k not in LEGACY_FIELDS}
         names = {f.name for f in dataclasses.fields(cls)}
         unknown = set(data) - names
         if unknown:
@@ -106,7 +108,7 @@ class TrainConfig:
     seed: int = 1
     device: str = "cpu"
     amp: bool = True  # CUDA only: bf16 where supported, else fp16 with a loss scaler
-    cpu_amp: bool = False  # CPU only: bf16 autocast on CPUs with native bf16 (see train._amp); opt-in
+    cpu_amp: bool = False  # CPU only: bf16 autocast on CPUs with native bf16 (see model.training.device.amp_context); opt-in
     max_tokens_per_sentence: int = 128  # longer pairs are skipped (and reported)
     n_valid: int = 500  # held out of the training corpus when no valid set is given
     probe_sentence: str = ""  # translated at each report_every for the live attention view

@@ -1,4 +1,4 @@
-"""Atomic file writes: a crash, a full disk or Ctrl-C never leaves a half-written file behind.
+"""Atomic file and folder writes: a crash, a full disk or Ctrl-C never leaves a half-written one behind.
 
 Write to a temporary file in the same folder, fsync it, rename it over the target, then fsync the folder
 so the rename itself survives a power cut. A reader sees the old file or the new one, never a mix.
@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import os
 import secrets
+import shutil
+from collections.abc import Callable
 from pathlib import Path
 
 
@@ -42,3 +44,34 @@ def write_atomic(path: Path | str, data: bytes | str) -> None:
         tmp.unlink(missing_ok=True)
         raise
     fsync_dir(path.parent)
+
+
+def write_folder_atomic(final: Path | str, write: Callable[[Path], None]) -> Path:
+    """Replace the folder ``final`` with what ``write(tmp)`` puts into a temporary sibling, in one rename.
+
+    A reader (or a run resumed after a crash) sees the old folder or the complete new one, never a
+    checkpoint with weights but no tokenizer.
+    """
+    final = Path(final)
+    final.parent.mkdir(parents=True, exist_ok=True)
+    tmp = final.parent / f".tmp-{final.name}-{os.getpid()}"
+    shutil.rmtree(tmp, ignore_errors=True)
+    tmp.mkdir()
+    try:
+        write(tmp)
+        for f in tmp.iterdir():  # make the data durable before the rename publishes it
+            with open(f, "rb") as fh:
+                os.fsync(fh.fileno())
+        fsync_dir(tmp)
+        old = None
+        if final.exists():
+            old = final.parent / f".old-{final.name}-{os.getpid()}"
+            os.replace(final, old)
+        os.replace(tmp, final)
+        if old is not None:
+            shutil.rmtree(old, ignore_errors=True)
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
+    fsync_dir(final.parent)
+    return final

@@ -12,8 +12,6 @@ from model.config import ModelConfig
 from model.fused_loss import linear_cross_entropy
 from model.layers import DecoderLayer, EncoderLayer, KVCache, Packing, PositionalEncoding
 
-KINDS = ("encoder", "decoder", "cross")
-
 
 @dataclass
 class Captured:

@@ -38,7 +38,7 @@ def test_quick_run_reports_every_figure(tmp_path):
         value = results.get(key)
         assert isinstance(value, (int, float)) and math.isfinite(value), f"{key} = {value!r}"
     assert results["quick"] is True
-    from model.training.train import cpu_has_native_bf16
+    from model.training.device import cpu_has_native_bf16
     if cpu_has_native_bf16():  # measured only where --cpu-amp can run
         assert results["train_cpu_amp_speedup_small"] > 0
     machine = results["machine"]

@@ -30,12 +30,13 @@ derived from it, which is not shipped.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from model.choices import DING_PATH
 from model.errors import CorpusError
 
-DING_PATH = Path("/usr/share/trans/de-en")
 SENTENCE, PHRASE = "sentence", "phrase"
 MAX_CHARS = 200
 MIN_SENTENCE_WORDS = 3
@@ -160,8 +161,11 @@ def _parse_sub_entry(de_raw: str, en_raw: str, line_no: int) -> list[DingPair]:
     return [DingPair(en_ok[0], de_ok[0], PHRASE, line_no)] if de_ok and en_ok else []
 
 
-def read_ding(path: Path = DING_PATH) -> tuple[list[DingPair], int]:
-    """Usable pairs of a Ding file (first occurrence of each (en, de) kept) and its malformed-line count."""
+def read_ding(path: Path = DING_PATH, check: Callable[[], None] | None = None) -> tuple[list[DingPair], int]:
+    """Usable pairs of a Ding file (first occurrence of each (en, de) kept) and its malformed-line count.
+
+    ``check`` is called every few thousand lines: a training run's stop or pause, which may raise.
+    """
     path = Path(path)
     if not path.is_file():
         raise CorpusError(f"Ding dictionary not found at {path}. "
@@ -172,6 +176,8 @@ def read_ding(path: Path = DING_PATH) -> tuple[list[DingPair], int]:
     try:
         with path.open("rb") as f:
             for line_no, raw in enumerate(f, start=1):
+                if check is not None and line_no % 8192 == 0:
+                    check()
                 try:
                     subs = _split_line(raw.decode("utf-8"))
                 except UnicodeDecodeError:

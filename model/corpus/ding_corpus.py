@@ -18,7 +18,7 @@ import json
 import random
 import re
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -123,7 +123,8 @@ def split_ding(pairs: Iterable[DingPair], n_valid: int = 1000, n_test: int = 100
 
 def build_ding_corpus(out_dir: Path, path: Path = DING_PATH, n_valid: int = 1000, n_test: int = 1000,
                       seed: int = 1, sentence_repeat: int = 1, max_phrases: int | None = None,
-                      reverse: bool = False, augment: int = 0, everyday_phrases: bool = False) -> DingSplit:
+                      reverse: bool = False, augment: int = 0, everyday_phrases: bool = False,
+                      check: Callable[[], None] | None = None) -> DingSplit:
     """Read, split, write ``{train,valid,test}.{en,de}`` and ``stats.json``; return (source, target) pairs.
 
     With ``reverse`` the direction is German→English: the returned tuples are (de, en) and stats say so,
@@ -131,7 +132,7 @@ def build_ding_corpus(out_dir: Path, path: Path = DING_PATH, n_valid: int = 1000
     ``augment`` adds that many synthetic pairs (``model.corpus.augment``) to train only; valid/test do not change.
     """
     path, out_dir = Path(path), Path(out_dir)
-    pairs, malformed = read_ding(path)
+    pairs, malformed = read_ding(path, check)
     split = split_ding(pairs, n_valid, n_test, seed, sentence_repeat, max_phrases, everyday_phrases)
     extra: list[tuple[str, str]] = []
     if augment:
@@ -143,6 +144,8 @@ def build_ding_corpus(out_dir: Path, path: Path = DING_PATH, n_valid: int = 1000
         random.Random(seed).shuffle(train)
         split = DingSplit(train, split.valid, split.test,
                           dict(split.stats, train=dict(split.stats["train"], lines=len(train))))
+    if check is not None:
+        check()  # the last chance to stop before anything is written
     out_dir.mkdir(parents=True, exist_ok=True)
     for name in ("train", "valid", "test"):
         rows = getattr(split, name)

@@ -7,6 +7,7 @@ corpus at all (missing, not UTF-8, unequal line counts, nothing usable) raises `
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -15,6 +16,7 @@ import numpy as np
 from model.config import BOS_ID, EOS_ID
 from model.errors import CorpusError
 from model.tokenizer import Tokenizer, clean_text
+from model.training.tasks import make_task
 
 MAX_CHARS = 1000  # per side; longer lines are almost always concatenated garbage
 
@@ -118,9 +120,13 @@ class Encoded:
     skipped_long: int = 0
 
 
-def encode_pairs(tok: Tokenizer, pairs: list[tuple[str, str]], max_tokens: int) -> Encoded:
+def encode_pairs(tok: Tokenizer, pairs: list[tuple[str, str]], max_tokens: int,
+                 check: Callable[[], None] | None = None) -> Encoded:
+    """Ids of each pair that fits ``max_tokens``; ``check`` (a stop or pause) is called every few thousand pairs."""
     src, tgt, skipped = [], [], 0
-    for s, t in pairs:
+    for n, (s, t) in enumerate(pairs):
+        if check is not None and n % 4096 == 0:
+            check()
         a, b = tok.encode(s), tok.encode(t)
         if not a or not b or len(a) + 1 > max_tokens or len(b) + 2 > max_tokens:
             skipped += 1
@@ -185,7 +191,6 @@ def collate(data: Encoded, idx: np.ndarray, pad_id: int) -> tuple[np.ndarray, np
 
 def load_corpora(cfg) -> tuple[list, list, str]:
     """(train pairs, valid pairs, report) for a TrainConfig's data fields."""
-    from model.training.tasks import make_task
     if cfg.task:
         train = make_task(cfg.task, cfg.task_size, seed=cfg.seed)
         valid = make_task(cfg.task, cfg.n_valid, seed=cfg.seed + 10_000)

@@ -8,11 +8,11 @@ from __future__ import annotations
 
 import random
 
+from model.choices import TASKS
 from model.errors import UserError
 
 MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August", "September",
           "October", "November", "December")
-TASKS = ("reverse", "copy", "sort", "dates")
 
 
 def _digits(rng: random.Random, lo: int, hi: int) -> list[str]:

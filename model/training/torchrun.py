@@ -30,6 +30,7 @@ import torch
 
 from model.config import TrainConfig
 from model.errors import UserError
+from model.files import write_atomic
 from model.records import AttentionMaps, TrainProgress, Translation
 from model.training.control import LAUNCHER_ENV, PAUSE, STOP, TrainControl, clear_controls
 
@@ -152,7 +153,7 @@ def run_distributed(cfg: TrainConfig, n_procs: int, control: TrainControl | None
     cfg = cfg.replace(out_dir=str(out), device="cuda" if backend == "nccl" else "cpu")
     try:
         out.mkdir(parents=True, exist_ok=True)
-        (out / CONFIG_JSON).write_text(cfg.to_json(), encoding="utf-8")
+        write_atomic(out / CONFIG_JSON, cfg.to_json())
         clear_controls(out)
     except OSError as exc:
         raise UserError(f"cannot write to the output folder {out}: {exc.strerror or exc}") from None

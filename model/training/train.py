@@ -11,27 +11,30 @@ rank with the model wrapped in DistributedDataParallel; rank 0 alone validates, 
 
 from __future__ import annotations
 
+import contextlib
 import json
 import math
 import random
+import shutil
 import time
 from collections.abc import Iterator
-from contextlib import nullcontext
-from dataclasses import dataclass
 from pathlib import Path
 
-import numpy as np
 import torch
 import torch.nn.functional as F
 
 from model import checkpoint as ckpt
 from model.config import TrainConfig
 from model.errors import UserError
+from model.files import write_atomic
 from model.records import TrainProgress
 from model.tokenizer import Tokenizer
-from model.training.control import TrainControl
-from model.training.data import Encoded, collate, encode_pairs, make_batches
+from model.training.control import Stopped, TrainControl
+from model.training.data import collate, load_corpora, make_batches
 from model.training.ddp import Sync, rank_world, wrap_ddp
+from model.training.device import amp_context, resolve_device
+from model.training.prepare import Data, prepare_data
+from model.training.validate import probe, validate
 from model.transformer import Transformer
 
 TRAIN_CONFIG = "train_config.json"
@@ -56,76 +59,6 @@ def step_loss(net, src: torch.Tensor, tgt: torch.Tensor, label_smoothing: float)
     return loss
 
 
-@dataclass
-class Data:
-    tokenizer: Tokenizer
-    train: Encoded
-    valid: Encoded
-    valid_pairs: list[tuple[str, str]]
-    report: str
-
-
-def _amp(device: torch.device, cfg: TrainConfig):
-    """(autocast context, GradScaler or None) for the run's device and settings.
-
-    CUDA (``amp``): bf16 where the GPU supports it, else fp16 with a loss scaler. CPU (``cpu_amp``): bf16,
-    only on CPUs that compute it natively (AVX512-BF16 or AMX), where its matmuls run ~3× faster than fp32;
-    elsewhere it would be emulated and slower, so asking for it there is an error. Weights, Adam and the
-    loss stay fp32 either way.
-    """
-    if device.type == "cuda" and cfg.amp:
-        if torch.cuda.is_bf16_supported():
-            return torch.autocast("cuda", dtype=torch.bfloat16), None
-        return torch.autocast("cuda", dtype=torch.float16), torch.amp.GradScaler("cuda")
-    if device.type == "cpu" and cfg.cpu_amp:
-        if not cpu_has_native_bf16():
-            raise UserError("this CPU has no native bf16 (AVX512-BF16 or AMX): train without --cpu-amp")
-        return torch.autocast("cpu", dtype=torch.bfloat16), None
-    return nullcontext(), None
-
-
-def cpu_has_native_bf16() -> bool:
-    probes = ("_is_avx512_bf16_supported", "_is_amx_tile_supported")  # private, so looked up defensively
-    return any(getattr(torch.cpu, name, lambda: False)() for name in probes)
-
-
-def resolve_device(name: str) -> torch.device:
-    if name == "cpu":
-        return torch.device("cpu")
-    if name.startswith("cuda"):
-        if not torch.cuda.is_available():
-            raise UserError(f"device {name!r} asked for, but no CUDA GPU is available; use --device cpu")
-        dev = torch.device(name)
-        if dev.index is not None and dev.index >= torch.cuda.device_count():
-            raise UserError(f"there is no GPU {dev.index}; this machine has {torch.cuda.device_count()}")
-        return dev
-    raise UserError(f"unknown device {name!r}; use cpu, cuda or cuda:N")
-
-
-@torch.no_grad()
-def validate(model: Transformer, data: Data, cfg: TrainConfig, device: torch.device) -> tuple[float, float | None]:
-    """(valid loss per target token without smoothing, greedy BLEU on the first sentences or None)."""
-    model.eval()
-    total, count = 0.0, 0
-    for idx in make_batches(data.valid, cfg.batch_tokens, seed=0, epoch=0):
-        src, tgt = (torch.from_numpy(a).to(device) for a in collate(data.valid, idx, model.cfg.pad_id))
-        logits, _ = model(src, tgt[:, :-1])
-        y = tgt[:, 1:]
-        total += F.cross_entropy(logits.reshape(-1, logits.size(-1)).float(), y.reshape(-1),
-                                 ignore_index=model.cfg.pad_id, reduction="sum").item()
-        count += int((y != model.cfg.pad_id).sum())
-    bleu = None
-    if cfg.valid_bleu_sentences and data.valid_pairs:
-        import sacrebleu  # imported here: it is slow to import and only validation needs it
-
-        from model.decoding.decode import translate_many
-        pairs = data.valid_pairs[: cfg.valid_bleu_sentences]
-        hyps = translate_many(model, data.tokenizer, [s for s, _ in pairs])
-        bleu = float(sacrebleu.corpus_bleu(hyps, [[t for _, t in pairs]]).score)
-    model.train()
-    return total / max(count, 1), bleu
-
-
 def _save(model, data: Data, cfg: TrainConfig, optimizer, scaler, step, epoch, position, elapsed) -> Path:
     state = {
         "optimizer": optimizer.state_dict(),
@@ -138,10 +71,9 @@ def _save(model, data: Data, cfg: TrainConfig, optimizer, scaler, step, epoch, p
     folder = ckpt.save_model(out / f"step-{step:08d}", model, data.tokenizer,
                              meta={"step": step, "epoch": epoch, "elapsed_s": round(elapsed, 1)},
                              train_state=state, extra_files={TRAIN_CONFIG: cfg.to_json()})
-    ckpt.write_text_atomic(out / ckpt.LATEST, folder.name + "\n")
+    write_atomic(out / ckpt.LATEST, folder.name + "\n")
     steps = sorted(p for p in out.glob("step-*") if p.is_dir())
     for old in steps[: max(0, len(steps) - cfg.keep_checkpoints)]:
-        import shutil
         shutil.rmtree(old, ignore_errors=True)
     return folder
 
@@ -155,6 +87,10 @@ def train(cfg: TrainConfig, data: Data, control: TrainControl | None = None,
         torch.set_num_threads(cfg.threads)
     rank, world = rank_world()
     main = rank == 0  # the only rank that validates, probes, writes files and yields progress
+    if control.stopped and world == 1:
+        yield _stopped_early(cfg)
+        return
+    created = not cfg.out_path.exists()  # removed again if the run stops before its first step
     try:
         if main:
             cfg.out_path.mkdir(parents=True, exist_ok=True)
@@ -169,7 +105,7 @@ def train(cfg: TrainConfig, data: Data, control: TrainControl | None = None,
     model = Transformer(model_cfg).to(device)
     # fused: one kernel per step for all parameters (CPU and CUDA since torch 2.4)
     optimizer = torch.optim.Adam(model.parameters(), lr=0.0, betas=(0.9, 0.98), eps=1e-9, fused=True)
-    autocast, scaler = _amp(device, cfg)
+    autocast, scaler = amp_context(device, cfg)
     step, epoch, position, elapsed = 0, 0, 0, 0.0
     if resume is not None:
         loaded = ckpt.load_model(resume)
@@ -297,52 +233,30 @@ def train(cfg: TrainConfig, data: Data, control: TrainControl | None = None,
         if not main:
             continue
         if cfg.probe_every and cfg.probe_sentence and step % cfg.probe_every == 0:
-            yield record("probe", probe=_probe(model, data, cfg, device))
+            yield record("probe", probe=probe(model, data, cfg, device))
         if cfg.valid_every and step % cfg.valid_every == 0 and data.valid.src:
-            vloss, bleu = validate(model, data, cfg, device)
-            yield record("valid", valid_loss=vloss, valid_bleu=bleu)
+            # Single-process runs may abandon validation on Stop; under DDP rank 0 alone validates while the
+            # others wait, so it finishes and the stop reaches every rank at the next step.
+            scores = validate(model, data, cfg, device, control if sync is None else None)
+            if scores is not None:
+                yield record("valid", valid_loss=scores[0], valid_bleu=scores[1])
         if cfg.checkpoint_every and step % cfg.checkpoint_every == 0:
             last_good = _save(model, data, cfg, optimizer, scaler, step, epoch, position, elapsed)
             yield record("checkpoint", checkpoint=str(last_good))
     event = "stopped" if control.stopped else "done"
+    if event == "stopped" and step == start_step and resume is None:
+        # Stopped before the first step: an untrained step-00000000 would only look like a model.
+        if main and created:
+            with contextlib.suppress(OSError):
+                cfg.out_path.rmdir()  # only if empty
+        yield _stopped_early(cfg)
+        return
     if not main:
         yield record(event)
         return
     if last_good is None or last_good.name != f"step-{step:08d}":
         last_good = _save(model, data, cfg, optimizer, scaler, step, epoch, position, elapsed)
     yield record(event, checkpoint=str(last_good), message=f"saved {last_good}")
-
-
-def _probe(model: Transformer, data: Data, cfg: TrainConfig, device: torch.device):
-    from model.checkpoint import LoadedModel
-    from model.decoding.decode import translate
-    model.eval()
-    try:
-        loaded = LoadedModel(model, data.tokenizer, model.cfg, cfg.out_path, str(device), int8_search=False)
-        return translate(loaded, cfg.probe_sentence, beam_size=1, capture_attention=True)
-    except UserError:
-        return None
-    finally:
-        model.train()
-
-
-def prepare_data(cfg: TrainConfig, train_pairs: list[tuple[str, str]], valid_pairs: list[tuple[str, str]],
-                 tokenizer: Tokenizer | None = None) -> Data:
-    """Train the joint tokenizer (unless resuming with one) and encode both sets."""
-    if not train_pairs:
-        raise UserError("no training pairs are left after holding out the validation set; the corpus is too small")
-    if tokenizer is None:
-        rng = np.random.default_rng(cfg.seed)
-        sample = rng.permutation(len(train_pairs))[:1_000_000]
-        texts = [side for i in sample for side in train_pairs[i]]
-        tokenizer = Tokenizer.train(texts, cfg.vocab_size or cfg.model.vocab_size)
-    train_enc = encode_pairs(tokenizer, train_pairs, cfg.max_tokens_per_sentence)
-    valid_enc = encode_pairs(tokenizer, valid_pairs, cfg.max_tokens_per_sentence)
-    if not train_enc.src:
-        raise UserError("no training pair fits the length limit after tokenization")
-    report = (f"{len(train_enc.src)} training pairs ({train_enc.skipped_long} too long skipped), "
-              f"{len(valid_enc.src)} validation pairs, vocabulary {tokenizer.vocab_size}")
-    return Data(tokenizer, train_enc, valid_enc, valid_pairs, report)
 
 
 def run_training(cfg: TrainConfig, control: TrainControl | None = None,
@@ -353,7 +267,19 @@ def run_training(cfg: TrainConfig, control: TrainControl | None = None,
     names a corpus, training continues on that corpus (with the checkpoint's tokenizer); otherwise on
     the run's own.
     """
-    from model.training.data import load_corpora
+    control = control or TrainControl()
+    try:
+        yield from _run(cfg, control, resume)
+    except Stopped:  # raised between or inside the phases before the first step
+        yield _stopped_early(cfg)
+
+
+def _stopped_early(cfg: TrainConfig) -> TrainProgress:
+    return TrainProgress(step=0, max_steps=cfg.max_steps, epoch=0, loss=math.nan, lr=0.0, tokens_per_s=0.0,
+                         elapsed_s=0.0, event="stopped", message="stopped before the first step; nothing was written")
+
+
+def _run(cfg: TrainConfig, control: TrainControl, resume: Path | None) -> Iterator[TrainProgress]:
     tokenizer = None
     if resume is not None:
         folder = ckpt.resolve(resume)
@@ -377,8 +303,14 @@ def run_training(cfg: TrainConfig, control: TrainControl | None = None,
         tokenizer = Tokenizer.load(folder / ckpt.SPM)
         resume = folder
     resolve_device(cfg.device)  # a bad --device fails at once, not after the data is prepared
-    train_pairs, valid_pairs, report = load_corpora(cfg)
     rank, world = rank_world()
+    # Under DDP the ranks must reach the tokenizer broadcast together, so only rank 0's step loop stops them.
+    phases = control if world == 1 else None
+    if phases is not None:
+        phases.checkpoint()
+    train_pairs, valid_pairs, report = load_corpora(cfg)
+    if phases is not None:
+        phases.checkpoint()
     data = None
     if world > 1 and tokenizer is None:
         # SentencePiece trains with several threads and is not bit-reproducible, so rank 0 trains the
@@ -388,7 +320,7 @@ def run_training(cfg: TrainConfig, control: TrainControl | None = None,
         box = [data.tokenizer.model_bytes if data is not None else None]
         torch.distributed.broadcast_object_list(box, src=0)
         tokenizer = Tokenizer(box[0])
-    data = data or prepare_data(cfg, train_pairs, valid_pairs, tokenizer)
+    data = data or prepare_data(cfg, train_pairs, valid_pairs, tokenizer, phases)
     if rank == 0:
         yield TrainProgress(step=0, max_steps=cfg.max_steps, epoch=0, loss=math.nan, lr=0.0, tokens_per_s=0.0,
                             elapsed_s=0.0, event="start", message=f"{report}; {data.report}")

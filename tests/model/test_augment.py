@@ -11,7 +11,7 @@ from collections import Counter
 
 import pytest
 
-from model import augment as A
+from model.corpus import augment as A
 from model.errors import UserError
 
 HAND = A.load_lexicon(None)

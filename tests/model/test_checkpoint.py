@@ -175,3 +175,14 @@ def test_resume_can_continue_on_a_new_corpus(tmp_path):
     final = TrainConfig.from_json((resolve(run) / "train_config.json").read_text())
     assert final.task == "copy" and final.stages == ({"src": "", "tgt": "", "tsv": "", "task": "reverse",
                                                       "until_step": 10},)
+
+
+def test_old_config_files_with_bos_and_eos_ids_still_load():
+    from model.config import ModelConfig
+    from model.errors import UserError
+
+    old = {**ModelConfig().to_dict(), "bos_id": 2, "eos_id": 3}  # as older checkpoints wrote them
+    assert ModelConfig.from_dict(old) == ModelConfig()
+    assert "bos_id" not in ModelConfig().to_dict()
+    with pytest.raises(UserError, match="unknown model config fields: colour"):
+        ModelConfig.from_dict({**old, "colour": 1})

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 import torch
 
-from model import train
+from model.training import device, train
 from model.config import TrainConfig, preset
 from model.errors import UserError
 from tests.conftest import train_tiny
@@ -13,24 +13,24 @@ from tests.conftest import train_tiny
 
 def test_autocast_is_bf16_on_cpu_only_when_asked():
     cfg = TrainConfig(out_dir="x", task="reverse", cpu_amp=True)
-    ctx, scaler = train._amp(torch.device("cpu"), cfg.replace(cpu_amp=False))
+    ctx, scaler = device.amp_context(torch.device("cpu"), cfg.replace(cpu_amp=False))
     assert not isinstance(ctx, torch.autocast) and scaler is None
-    if train.cpu_has_native_bf16():
-        ctx, scaler = train._amp(torch.device("cpu"), cfg)
+    if device.cpu_has_native_bf16():
+        ctx, scaler = device.amp_context(torch.device("cpu"), cfg)
         assert isinstance(ctx, torch.autocast) and ctx.fast_dtype == torch.bfloat16 and scaler is None
         with ctx:
             assert (torch.ones(2, 3) @ torch.ones(3, 2)).dtype == torch.bfloat16
 
 
 def test_cpu_amp_is_refused_without_native_bf16(monkeypatch, tmp_path):
-    monkeypatch.setattr(train, "cpu_has_native_bf16", lambda: False)
+    monkeypatch.setattr(device, "cpu_has_native_bf16", lambda: False)
     cfg = TrainConfig(out_dir=str(tmp_path / "run"), model=preset("tiny"), task="reverse", task_size=200,
                       max_steps=2, cpu_amp=True, valid_every=0)
     with pytest.raises(UserError, match="no native bf16"):
         list(train.run_training(cfg))
 
 
-@pytest.mark.skipif(not train.cpu_has_native_bf16(), reason="this CPU has no native bf16")
+@pytest.mark.skipif(not device.cpu_has_native_bf16(), reason="this CPU has no native bf16")
 def test_training_with_cpu_amp_learns_and_keeps_fp32_weights(tmp_path):
     from model.checkpoint import load_model, resolve
     run = train_tiny(tmp_path / "run", steps=120, cpu_amp=True, report_every=10)

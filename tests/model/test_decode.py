@@ -114,7 +114,7 @@ def test_beam_bookkeeping_hand_checked():
 
 
 def test_translate_runs_on_its_own_thread_count_and_restores_it(loaded, monkeypatch):
-    from model import decode
+    from model.decoding import decode
     seen = []
     real = decode._translate
     monkeypatch.setattr(decode, "_translate", lambda *a: seen.append(torch.get_num_threads()) or real(*a))

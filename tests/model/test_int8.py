@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 import torch
 
-from model import int8
+from model.decoding import int8
 from model.checkpoint import load_model
 from model.config import BOS_ID, preset
 from model.decoding.decode import capture, greedy, translate

@@ -1,0 +1,58 @@
+"""The window's contract with the model: views see only ``model.records``, forms only ``model.choices``, and
+the model proper (torch included) is imported by the two worker modules alone."""
+
+from __future__ import annotations
+
+import ast
+import json
+from pathlib import Path
+
+from tests.explorer.test_app import ROOT, run_python
+
+WORKERS = {"explorer.worker", "explorer.train_worker"}
+LIGHT = {"model", "model.records", "model.choices", "model.config", "model.errors"}  # torch-free
+
+
+def explorer_modules() -> dict[str, Path]:
+    files = sorted((ROOT / "explorer").rglob("*.py"))
+    names = {".".join(f.relative_to(ROOT).with_suffix("").parts): f for f in files}
+    return {n.removesuffix(".__init__"): f for n, f in names.items()}
+
+
+def model_imports(path: Path) -> set[str]:
+    """Every ``model.*`` module a file imports, at the top or inside functions."""
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.ImportFrom) and node.module and node.module.split(".")[0] == "model":
+            found.add(node.module)
+        elif isinstance(node, ast.Import):
+            found |= {a.name for a in node.names if a.name.split(".")[0] == "model"}
+    return found
+
+
+def test_importing_every_explorer_module_but_the_workers_loads_no_torch_and_no_model_code(tmp_path):
+    names = sorted(set(explorer_modules()) - WORKERS - {"explorer.__main__"})
+    assert len(names) > 20 and "explorer.views.attention_panel" in names and "explorer.train_form" in names
+    code = (
+        "import importlib, json, sys\n"
+        f"for name in {names!r}:\n"
+        "    importlib.import_module(name)\n"
+        "print(json.dumps(sorted(m for m in sys.modules if m.split('.')[0] in ('torch', 'model', 'sentencepiece'))))\n"
+    )
+    result = run_python(code, tmp_path)
+    assert result.returncode == 0, result.stderr
+    loaded = set(json.loads(result.stdout.strip().splitlines()[-1]))
+    assert not {m for m in loaded if m.split(".")[0] in ("torch", "sentencepiece")}
+    assert loaded <= LIGHT, sorted(loaded - LIGHT)
+    assert {"model.records", "model.choices"} <= loaded  # the test saw the modules that do import the contract
+
+
+def test_views_import_only_records_and_the_rest_only_records_and_choices():
+    for name, path in explorer_modules().items():
+        used = model_imports(path)
+        if name.startswith("explorer.views"):
+            assert used <= {"model.records"}, (name, used)
+        elif name == "explorer.app":
+            assert used <= {"model.records", "model.cli"}, used  # model.cli: command-line dispatch, without Qt
+        elif name not in WORKERS:
+            assert used <= {"model.records", "model.choices"}, (name, used)
