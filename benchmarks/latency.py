@@ -29,6 +29,7 @@ from model import checkpoint as ckpt
 from model.checkpoint import LoadedModel
 from model.config import BOS_ID, preset
 from model.decoding.decode import encode_source, translate
+from model.decoding.int8 import search_copy
 from model.tokenizer import Tokenizer
 from model.transformer import DecoderState, Transformer
 
@@ -194,7 +195,7 @@ def run(bench: BenchModel, quick: bool = False, log=print) -> dict:
         "greedy20_fp32_ms_p50": table["greedy/20/capture/cache/fp32"]["p50"],
         "int8_draft_speedup_greedy20": median_ratio(times["greedy/20/capture/cache/fp32"],
                                                     times["greedy/20/capture/cache"]),
-        "int8_search": loaded.search_model() is not None,
+        "int8_search": search_copy(loaded) is not None,
         "cache_speedup_long": median_ratio(times[f"forced{long_steps}/nocache"],
                                            times[f"forced{long_steps}/cache"]),
         "cache_speedup_greedy50": speedups["greedy"],

@@ -60,19 +60,11 @@ class LoadedModel:
     path: Path
     device: str = "cpu"
     meta: dict = field(default_factory=dict)
-    # Draft greedy translations with an int8 copy of the decoder (model/int8.py; the result is still
-    # the fp32 one). Off for a model that is still training: the copy would not follow its weights.
+    # Draft greedy translations with an int8 copy of the decoder (model/decoding/int8.py; the result is
+    # still the fp32 one). Off for a model that is still training: the copy would not follow its weights.
     int8_search: bool = True
-    _search: object = field(default=None, repr=False, compare=False)
-
-    def search_model(self) -> Transformer | None:
-        """The int8 search copy, built on first use; None when off or unavailable here."""
-        if not self.int8_search:
-            return None
-        if self._search is None:
-            from model.decoding import int8
-            self._search = int8.search_model(self.model) or False
-        return self._search or None
+    # That copy, built on first use by model.decoding.int8.search_copy (False: unavailable here).
+    search_cache: object = field(default=None, repr=False, compare=False)
 
     def info(self) -> ModelInfo:
         return ModelInfo(path=str(self.path), config=tuple(self.config.to_dict().items()),

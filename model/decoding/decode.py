@@ -21,6 +21,7 @@ from torch import Tensor
 from model.checkpoint import LoadedModel
 from model.config import BOS_ID, EOS_ID, UNK_ID
 from model.decoding.beam import Beam
+from model.decoding.int8 import search_copy
 from model.decoding.speculative import checked_greedy
 from model.errors import UserError
 from model.records import AttentionMaps, Translation
@@ -177,7 +178,7 @@ def _translate(loaded: LoadedModel, text: str, beam_size: int, capture_attention
     src = torch.tensor([ids], dtype=torch.long, device=loaded.device)
     max_len = len(ids) + max_extra
     # The int8 draft (model/speculative.py) changes the speed of greedy search, never its result.
-    fast = loaded.search_model() if beam_size == 1 and use_cache and not head_masks else None
+    fast = search_copy(loaded) if beam_size == 1 and use_cache and not head_masks else None
     captured, encoded = None, None
     if head_masks:
         # Ablated heads must also change the search, not just the maps: decode uncached through forward.

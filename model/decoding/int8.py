@@ -26,6 +26,7 @@ import warnings
 import torch
 from torch import Tensor, nn
 
+from model.checkpoint import LoadedModel
 from model.layers import DecoderLayer, MultiHeadAttention, PositionwiseFeedForward
 from model.transformer import Transformer
 
@@ -129,3 +130,12 @@ def search_model(model: Transformer) -> Transformer | None:
         return None
     with torch.inference_mode(False), torch.no_grad():
         return Int8SearchModel(model)
+
+
+def search_copy(loaded: LoadedModel) -> Transformer | None:
+    """The int8 search copy of a loaded model, built on first use and kept on it; None when off or unavailable."""
+    if not loaded.int8_search:
+        return None
+    if loaded.search_cache is None:
+        loaded.search_cache = search_model(loaded.model) or False
+    return loaded.search_cache or None

@@ -7,9 +7,9 @@ import pytest
 import torch
 import torch.nn.functional as F
 
-from model.decoding import int8
 from model.checkpoint import load_model, resolve
 from model.config import BOS_ID, ModelConfig, TrainConfig, preset
+from model.decoding import int8
 from model.errors import UserError
 from model.transformer import Transformer
 

@@ -1,12 +1,12 @@
-"""The int8 search copy (model/int8.py) and the fp32-checked greedy search that uses it."""
+"""The int8 search copy (model/decoding/int8.py) and the fp32-checked greedy search that uses it."""
 
 import numpy as np
 import pytest
 import torch
 
-from model.decoding import int8
 from model.checkpoint import load_model
 from model.config import BOS_ID, preset
+from model.decoding import int8
 from model.decoding.decode import capture, greedy, translate
 from model.decoding.speculative import checked_greedy
 from model.transformer import DecoderState, Transformer
@@ -111,9 +111,9 @@ def test_translate_uses_the_int8_copy_only_where_allowed(loaded, tiny_model_dir,
     fast = load_model(tiny_model_dir)
     exact = load_model(tiny_model_dir)
     exact.int8_search = False
-    assert exact.search_model() is None
-    assert isinstance(fast.search_model(), int8.Int8SearchModel)
-    assert fast.search_model() is fast.search_model()  # built once
+    assert int8.search_copy(exact) is None
+    assert isinstance(int8.search_copy(fast), int8.Int8SearchModel)
+    assert int8.search_copy(fast) is int8.search_copy(fast)  # built once
     for text in SENTENCES:
         a, b = translate(fast, text), translate(exact, text)
         assert a.text == b.text and a.target_pieces == b.target_pieces
@@ -127,7 +127,7 @@ def test_translate_uses_the_int8_copy_only_where_allowed(loaded, tiny_model_dir,
     try:
         assert not int8.available()
         fresh = load_model(tiny_model_dir)
-        assert fresh.search_model() is None
+        assert int8.search_copy(fresh) is None
         assert translate(fresh, SENTENCES[0]).text == translate(exact, SENTENCES[0]).text
     finally:
         monkeypatch.undo()
