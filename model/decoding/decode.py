@@ -5,7 +5,7 @@ stays on the fast path, and the maps are exactly those of the sentence shown (ev
 otherwise have to be carried and reordered). Decoding runs under ``torch.inference_mode``, which skips
 autograd's bookkeeping on every op: ~10% off a greedy translation, whose steps are many small ops.
 
-``translate`` runs greedy search as an int8 draft checked in fp32 where it can (model/speculative.py):
+``translate`` runs greedy search as an int8 draft checked in fp32 where it can (model/decoding/speculative.py):
 the same output as ``greedy``, about twice as fast on a CPU.
 """
 
@@ -177,7 +177,7 @@ def _translate(loaded: LoadedModel, text: str, beam_size: int, capture_attention
     ids = encode_source(loaded, text)
     src = torch.tensor([ids], dtype=torch.long, device=loaded.device)
     max_len = len(ids) + max_extra
-    # The int8 draft (model/speculative.py) changes the speed of greedy search, never its result.
+    # The int8 draft (model/decoding/speculative.py) changes the speed of greedy search, never its result.
     fast = search_copy(loaded) if beam_size == 1 and use_cache and not head_masks else None
     captured, encoded = None, None
     if head_masks:

@@ -7,7 +7,7 @@ products are >80% of a greedy translation, and their time is proportional to the
 read). Stored as int8, one scale per output row, the same products read a quarter of the bytes.
 
 The copy only drafts: the encoder and the cross-attention keys and values stay fp32 (computed once per
-sentence), and ``model/speculative.py`` checks every drafted piece with the fp32 model, whose checking
+sentence), and ``model/decoding/speculative.py`` checks every drafted piece with the fp32 model, whose checking
 pass also yields the attention maps. So int8 rounding (~1% relative error per product) can cost a
 redraft, never a different translation or map. ``LoadedModel(int8_search=False)`` searches in fp32 alone.
 

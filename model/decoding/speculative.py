@@ -1,6 +1,6 @@
-"""Greedy search drafted by the int8 copy of the decoder (model/int8.py) and checked by the fp32 model.
+"""Greedy search drafted by the int8 copy of the decoder (model/decoding/int8.py) and checked by the fp32 model.
 
-A translation step is bound by reading the decoder's weights (see model/int8.py); a pass over many
+A translation step is bound by reading the decoder's weights (see model/decoding/int8.py); a pass over many
 positions reads them once. So the int8 copy searches first, cheaply, one piece at a time; then a single
 fp32 pass gives the fp32 model's choice after every prefix of the draft. Where the two disagree, the
 fp32 choice is kept and the draft resumes after it. Every piece is the fp32 model's choice, so the
