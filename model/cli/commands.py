@@ -62,7 +62,7 @@ def cmd_translate(a) -> int:
 
 
 def cmd_evaluate(a) -> int:
-    from model.card.card import score
+    from model.card.scores import score
     from model.training.data import read_parallel
     corpus = read_parallel(Path(a.src), Path(a.ref))
     pairs = corpus.pairs[: a.limit] if a.limit else corpus.pairs
