@@ -56,8 +56,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--kind", choices=KINDS, help="attention kind to show")
     parser.add_argument("--layer", type=_positive, metavar="N", help="layer to show, from 1")
     parser.add_argument("--head", type=_positive, metavar="N", help="head to show, from 1")
-    parser.add_argument("--size", type=_size, default=(1600, 1000), metavar="WxH",
-                        help="window size (default 1600x1000)")
+    parser.add_argument("--size", type=_size, default=None, metavar="WxH",
+                        help="window size (default 1600x1000, or the screen's free area if smaller)")
     parser.add_argument("--font-scale", type=float, default=1.0, metavar="F",
                         help="scale all fonts, e.g. 1.5 for a large room")
     return parser
@@ -94,12 +94,18 @@ def run_gui(args: argparse.Namespace) -> int:
     app.setWindowIcon(style.app_icon())
     style.apply_theme(app)
 
-    from explorer.main_window import MainWindow  # after QApplication: views may create fonts
+    from explorer.main_window import DEFAULT_SIZE, MainWindow  # after QApplication: views may create fonts
 
     screenshot = bool(args.screenshot)
     window = MainWindow(show_dialogs=not screenshot, remember_recent=not screenshot)
     window.set_font_scale(args.font_scale)
-    window.resize(*args.size)
+    if screenshot or args.size is not None:
+        # An explicit size is honoured exactly (a documentation image must be the size asked for);
+        # otherwise the window starts as large as the default allows on this screen.
+        args.size = args.size or (DEFAULT_SIZE.width(), DEFAULT_SIZE.height())
+        window.resize(*args.size)
+    else:
+        window.fit_to_screen(DEFAULT_SIZE)
     if args.sentence is not None:
         window.translate_panel.set_text(args.sentence)
     if args.view:

@@ -6,6 +6,8 @@ ModelConfig follows as a two-column table, so nothing about the model is hidden.
 
 from __future__ import annotations
 
+import re
+
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -27,6 +29,17 @@ def format_count(n: int) -> str:
         if n >= size:
             return f"{n / size:.1f} {unit}"
     return str(n)
+
+
+def model_display_name(path: str) -> str:
+    """The name a person knows a model by: the folder, or for a training checkpoint
+    (``…/reverse-20261201-0950/step-00001003``) the run's folder and the step."""
+    parts = str(path).rstrip("/\\").replace("\\", "/").rsplit("/", 2)
+    name = parts[-1] or str(path)
+    match = re.fullmatch(r"step-(\d+)", name)
+    if match and len(parts) >= 2 and parts[-2]:
+        return f"{parts[-2]} (step {int(match.group(1)):,})"
+    return name
 
 
 class InfoPanel(QWidget):
@@ -81,7 +94,7 @@ class InfoPanel(QWidget):
             self.config_table.hide()  # an empty table with headers only reads like something broke
             return
         self.config_table.show()
-        name = info.path.rstrip("/\\").replace("\\", "/").rsplit("/", 1)[-1] or info.path
+        name = model_display_name(info.path)
         self._set("Model", name, tooltip=info.path)
         self._set("Parameters", format_count(info.n_params), tooltip=f"{info.n_params:,} parameters")
         self._set(

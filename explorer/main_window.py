@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QSize, Qt, Signal
 from PySide6.QtGui import QAction, QActionGroup, QKeySequence
 from PySide6.QtWidgets import (
     QApplication,
@@ -24,14 +24,17 @@ from PySide6.QtWidgets import (
     QSplitter,
     QStackedWidget,
     QTabWidget,
+    QVBoxLayout,
     QWidget,
 )
 
 from explorer import style
 from explorer.controller import Controller
 from explorer.empty_state import EmptyState
-from explorer.info_panel import InfoPanel
+from explorer.info_panel import InfoPanel, model_display_name
+from explorer.presentation import PresentationMode
 from explorer.recent import RecentModels, open_settings
+from explorer.scroll import ColumnScrollArea
 from explorer.train_panel import TrainPanel
 from explorer.translate_panel import TranslatePanel
 from explorer.views.attention_panel import AttentionPanel
@@ -40,6 +43,19 @@ from explorer.views.pe_view import PositionalEncodingView
 
 TITLE = "Attention Explorer"
 ATTENTION_VIEWS = ("head", "grid", "lines")
+DEFAULT_SIZE = QSize(1600, 1000)
+# An explicit minimum: without one, Qt raises the window's minimum to whatever its widgets ask for and
+# grows the window past the screen (a larger font, a wide tab); with it, the widgets make do.
+MIN_SIZE = QSize(640, 480)
+TRANSLATE_FAILED = "No attention to show: the sentence could not be translated"
+
+
+def fit_size(wanted: QSize, available) -> QSize:
+    """``wanted`` shrunk to fit the screen's available geometry (never below MIN_SIZE)."""
+    if available is None or available.isEmpty():
+        return QSize(wanted)
+    return QSize(max(MIN_SIZE.width(), min(wanted.width(), available.width())),
+                 max(MIN_SIZE.height(), min(wanted.height(), available.height())))
 
 
 class MainWindow(QMainWindow):
@@ -64,7 +80,7 @@ class MainWindow(QMainWindow):
         self.recent = RecentModels(self._settings)
         self._font_scale = 1.0
         self._was_maximized = False
-        self._status = "Ready"
+        self._status = "Loading…"
         self.setWindowTitle(TITLE)
         self.setWindowIcon(style.app_icon())
 
@@ -86,19 +102,31 @@ class MainWindow(QMainWindow):
         self.train_panel = TrainPanel()
         self.add_tab(self.train_panel, "Train")
 
-        left = QSplitter(Qt.Orientation.Vertical)
-        left.addWidget(self.translate_panel)
-        left.addWidget(self.info_panel)
-        left.setStretchFactor(0, 0)
-        left.setStretchFactor(1, 1)
+        # The sentence column scrolls rather than demanding height: at 1024 × 768 with a large font
+        # its contents are taller than the screen, and a minimum height would push the window off it.
+        column = QWidget()
+        column_layout = QVBoxLayout(column)
+        column_layout.setContentsMargins(0, 0, 0, 0)
+        column_layout.setSpacing(0)
+        column_layout.addWidget(self.translate_panel)
+        column_layout.addWidget(self.info_panel, 1)
+        self.sidebar = ColumnScrollArea(column)
         self.splitter = QSplitter(Qt.Orientation.Horizontal)
-        self.splitter.addWidget(left)
-        self.splitter.addWidget(self.tabs)
+        self.presentation = PresentationMode(self)
+        right = QWidget()
+        right_layout = QVBoxLayout(right)
+        right_layout.setContentsMargins(0, 0, 0, 0)
+        right_layout.setSpacing(0)
+        right_layout.addWidget(self.presentation.bar)
+        right_layout.addWidget(self.tabs, 1)
+        self.splitter.addWidget(self.sidebar)
+        self.splitter.addWidget(right)
         self.splitter.setStretchFactor(0, 0)
         self.splitter.setStretchFactor(1, 1)
         self.splitter.setSizes([420, 1180])
         self._sidebar_sized = False  # until the first show, which sizes it to the window
         self.setCentralWidget(self.splitter)
+        self.setMinimumSize(MIN_SIZE)
 
         self._build_status_bar()
         self._build_menus()
@@ -109,7 +137,7 @@ class MainWindow(QMainWindow):
     # -- construction ------------------------------------------------------------------------
 
     def _build_status_bar(self) -> None:
-        self.state_label = QLabel("Ready")
+        self.state_label = QLabel(self._status)
         self.device_label = QLabel("")
         self.timing_label = QLabel("")
         bar = self.statusBar()
@@ -151,10 +179,18 @@ class MainWindow(QMainWindow):
         self.full_screen_action = self._action(
             view_menu, "&Full screen", self.toggle_full_screen, ["F11"], checkable=True
         )
-        self.info_action = self._action(
-            view_menu, "Model &info", self.info_panel.setVisible, [], checkable=True
+        self.presentation_action = self._action(
+            view_menu, "&Presentation mode", lambda: self.presentation.toggle(), ["F5"], checkable=True
         )
+        # A lambda taking the flag: handed setVisible itself, PySide picks the argument-less overload
+        # of ``triggered`` and the call fails with a TypeError.
+        self.info_action = self._action(view_menu, "Model &info", lambda: None, [], checkable=True)
         self.info_action.setChecked(True)
+        self.info_action.toggled.connect(lambda on: self.info_panel.setVisible(on))
+        # Presentation mode hides the menu bar; shortcuts of actions in hidden menus stop working,
+        # so the window holds these too.
+        self.addActions([self.presentation_action, self.full_screen_action, self.zoom_in_action,
+                         self.zoom_out_action, self.reset_zoom_action])
         view_menu.addSeparator()
         self.colormap_menu = view_menu.addMenu("&Colour map")
         self.colormap_group = QActionGroup(self)
@@ -170,7 +206,7 @@ class MainWindow(QMainWindow):
         c.model_loaded.connect(self._on_model_loaded)
         c.translation_ready.connect(self._on_translation)
         c.error.connect(self._on_error)
-        c.no_default_model.connect(lambda: self._set_no_model("No model loaded"))
+        c.no_default_model.connect(self._on_no_default_model)
         c.busy_changed.connect(self._on_busy)
         c.timing.connect(self.timing_label.setText)
         self.translate_panel.translate_requested.connect(self.translate)
@@ -186,7 +222,7 @@ class MainWindow(QMainWindow):
             # so that a projector's narrow screen leaves the maps most of the room.
             self._sidebar_sized = True
             width = self.splitter.width() or self.width()
-            side = max(self.splitter.widget(0).minimumSizeHint().width(), min(420, round(0.27 * width)))
+            side = max(self.translate_panel.minimumSizeHint().width(), min(420, round(0.27 * width)))
             self.splitter.setSizes([side, max(1, width - side)])
 
     # -- public API --------------------------------------------------------------------------
@@ -201,6 +237,14 @@ class MainWindow(QMainWindow):
                 self.tabs.setCurrentIndex(i)
                 return True
         return False
+
+    def fit_to_screen(self, size: QSize = DEFAULT_SIZE) -> QSize:
+        """Resize to ``size``, shrunk to the available area of the window's screen (a 1024 × 768
+        projector gets 1024 × 768 at most, so no control starts off-screen); returns the size."""
+        screen = self.screen() or QApplication.primaryScreen()
+        fitted = fit_size(size, screen.availableGeometry() if screen is not None else None)
+        self.resize(fitted)
+        return fitted
 
     def load_default_model(self) -> None:
         self._set_no_model("Loading the built-in model…", loading=True)
@@ -316,7 +360,7 @@ class MainWindow(QMainWindow):
     def _on_model_loaded(self, info) -> None:
         self.info_panel.set_info(info)
         self.device_label.setText(f"Device: {info.device}")
-        name = Path(info.path).name or info.path
+        name = model_display_name(info.path)
         self.setWindowTitle(f"{TITLE} — {name}")
         self.show_status(f"Loaded {name}")
         self.pe_view.set_d_model(info.d_model)
@@ -335,12 +379,18 @@ class MainWindow(QMainWindow):
         self.pe_view.set_sentence_length(n_source)
         self.attention_stack.setCurrentWidget(self.attention_panel)
         self._set_exports_enabled(maps is not None)
+        self.presentation.show_translation(translation.text)
         self.show_status("Ready")
 
     def _on_error(self, kind: str, message: str) -> None:
         self.show_status(message.splitlines()[0] if message else "Error")
         if kind == "translate":
+            # The maps on screen belong to the previous sentence; beside this error they would
+            # read as its attention, so they go.
             self.translate_panel.show_error(message)
+            self.attention_panel.set_maps(None, empty_text=TRANSLATE_FAILED)
+            self._set_exports_enabled(False)
+            self.presentation.show_translation("")
             return
         if self.controller.info is None:
             self._set_no_model("No model loaded")
@@ -357,8 +407,16 @@ class MainWindow(QMainWindow):
 
     def _on_busy(self, busy: bool) -> None:
         self.state_label.setText("Working…" if busy else self._status)
+        self.attention_panel.set_busy(busy)
+        self.translate_panel.set_busy(busy)
+
+    def _on_no_default_model(self) -> None:
+        self._set_no_model("No model loaded")
+        self.show_status("No model loaded")
 
     def _set_no_model(self, message: str, loading: bool = False) -> None:
+        if loading:  # the status bar says what the empty state says, never "Ready" meanwhile
+            self.show_status(message)
         self.empty_state.set_message(message, loading=loading)
         self.attention_stack.setCurrentWidget(self.empty_state)
         self.translate_panel.set_model_ready(False)
@@ -381,7 +439,15 @@ class MainWindow(QMainWindow):
             self.recent_menu.addAction("(none)").setEnabled(False)
 
     def _save_path(self, title: str, filters: str, default_suffix: str) -> str:
-        path, chosen = QFileDialog.getSaveFileName(self, title, str(Path.home()), filters)
+        panel = self.attention_panel
+        folder = str(self._settings.value("last_export_dir", panel.export_dir))
+        if not Path(folder).is_dir():
+            folder = panel.export_dir
+        start = str(Path(folder) / panel.suggested_file_name(default_suffix.lstrip(".")))
+        path, chosen = QFileDialog.getSaveFileName(self, title, start, filters)
+        if path:
+            panel.export_dir = str(Path(path).parent)
+            self._settings.setValue("last_export_dir", panel.export_dir)
         if path and not Path(path).suffix:
             # Respect the filter picked in the dialog when the user typed a bare name.
             suffix = chosen.rsplit("*", 1)[-1].rstrip(")") if "*" in chosen else default_suffix

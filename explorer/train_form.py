@@ -194,6 +194,8 @@ class TrainForm(QtWidgets.QWidget):
         box = QtWidgets.QGroupBox(title)
         form = QtWidgets.QFormLayout(box)
         form.setFieldGrowthPolicy(QtWidgets.QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
+        # A field too wide beside its label goes under it, so a narrow pane never clips a field.
+        form.setRowWrapPolicy(QtWidgets.QFormLayout.RowWrapPolicy.WrapLongRows)
         layout.addWidget(box)
         return form
 

@@ -19,6 +19,7 @@ from PySide6 import QtCore, QtGui, QtWidgets
 from PySide6.QtCore import Signal
 
 from explorer import style
+from explorer.scroll import ColumnScrollArea
 from explorer.train_form import TrainForm
 from explorer.train_worker import TrainRunner
 from explorer.views.attention_panel import AttentionPanel
@@ -72,17 +73,16 @@ class TrainPanel(QtWidgets.QWidget):
         # Top: settings and log (tabs) beside the numbers and curves; bottom, full width: the probe's
         # attention. The attention panel is the widest thing in the app, so it gets a row of its own
         # and the tab still fits a 1280-px projector next to the window's sentence column.
-        scroll = QtWidgets.QScrollArea()
-        scroll.setWidget(self.form)
-        scroll.setWidgetResizable(True)
-        scroll.setHorizontalScrollBarPolicy(QtCore.Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-        scroll.setMinimumWidth(self.form.minimumSizeHint().width() + scroll.verticalScrollBar().sizeHint().width())
+        # The settings column is as wide as the form needs at the current font (a minimum taken
+        # once, at the default font, left combo boxes and Browse buttons clipped after a zoom).
+        scroll = ColumnScrollArea(self.form)
         self.log_list = QtWidgets.QListWidget()
         self.log_list.setWordWrap(True)
         self.log_list.setAlternatingRowColors(True)
         self.side_tabs = QtWidgets.QTabWidget()
         self.side_tabs.addTab(scroll, "Settings")
         self.side_tabs.addTab(self.log_list, "Log")
+        self.side_tabs.currentChanged.connect(self._on_side_tab)
         self.start_button = style.make_primary(QtWidgets.QPushButton("Start"))
         self.pause_button = QtWidgets.QPushButton("Pause")
         self.stop_button = QtWidgets.QPushButton("Stop")
@@ -141,6 +141,7 @@ class TrainPanel(QtWidgets.QWidget):
         self.split.addWidget(top)
         self.split.addWidget(bottom)
         self.split.setSizes([600, 400])
+        self._form_sizes: list[int] | None = None  # the split before the probe took the room
         layout = QtWidgets.QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
         layout.addWidget(self.split)
@@ -323,6 +324,14 @@ class TrainPanel(QtWidgets.QWidget):
             self._set_state("training")
         self.record_received.emit(p)
 
+    def _on_side_tab(self, index: int) -> None:
+        # Back on the settings after a run: give the form its room again (the probe's maps took
+        # it), so it shows its rows rather than four of them behind a scroll bar.
+        if self.side_tabs.widget(index) is self._scroll and self._form_sizes is not None:
+            top, bottom = self.split.sizes()
+            if top < self._form_sizes[0]:
+                self.split.setSizes(self._form_sizes)
+
     def _on_validity(self, ok: bool) -> None:
         self.start_button.setEnabled(ok and self.is_idle())
         if not ok:  # the form may be scrolled: bring the reason Start is disabled into view
@@ -342,6 +351,7 @@ class TrainPanel(QtWidgets.QWidget):
         self._update_slider()
         if first:
             top, bottom = self.split.sizes()
+            self._form_sizes = [top, bottom]
             if bottom < 0.55 * (top + bottom):
                 self.split.setSizes([int(0.4 * (top + bottom)), int(0.6 * (top + bottom))])
             # The demo's picture is the cross-attention of the last layer (the anti-diagonal of

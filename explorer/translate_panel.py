@@ -29,6 +29,7 @@ from explorer.style import (
 )
 
 MAX_HISTORY = 10
+TRANSLATION_LINES = 5
 DEFAULT_SENTENCE = "The weather is nice today."
 
 
@@ -82,6 +83,7 @@ class TranslatePanel(QWidget):
         self.unknown_label.hide()
         self.error_label = QLabel("")
         make_error(self.error_label)
+        self.error_label.setTextFormat(Qt.TextFormat.PlainText)
         self.error_label.setWordWrap(True)
         self.error_label.hide()
 
@@ -155,9 +157,28 @@ class TranslatePanel(QWidget):
         self.add_history(translation.source)
 
     def show_error(self, message: str) -> None:
-        """Show why a translation failed next to it; the last good translation stays visible."""
+        """Show why a translation failed; the previous translation goes, as it no longer matches."""
+        self.translation_view.setPlainText("")
+        self.detail_label.setText("")
         self.error_label.setText(message)
         self.error_label.show()
+        self._fit_error()
+
+    def set_busy(self, busy: bool) -> None:
+        """Grey out the translation while a new one is computed: it belongs to the old sentence."""
+        self.translation_view.setEnabled(not busy)
+        self.translate_button.setText("Translating…" if busy else "Translate")
+
+    def resizeEvent(self, event) -> None:  # Qt override
+        super().resizeEvent(event)
+        self._fit_error()
+
+    def _fit_error(self) -> None:
+        # A word-wrapped label's height depends on its width, which the layout's minimum ignores;
+        # without a fixed height a long message overlaps the rows above it instead of pushing down.
+        if self.error_label.isVisibleTo(self):
+            width = max(1, self.error_label.width())
+            self.error_label.setFixedHeight(self.error_label.heightForWidth(width))
 
     def add_history(self, text: str) -> None:
         """Put ``text`` at the top of the history, once, keeping the list short."""
@@ -170,6 +191,7 @@ class TranslatePanel(QWidget):
         self.history_list.insertItem(0, text)
         while self.history_list.count() > MAX_HISTORY:
             self.history_list.takeItem(self.history_list.count() - 1)
+        self.history_list.setCurrentRow(0)  # the highlight follows the sentence to the top
 
     def history(self) -> list[str]:
         return [self.history_list.item(i).text() for i in range(self.history_list.count())]
@@ -182,9 +204,10 @@ class TranslatePanel(QWidget):
         del scale  # the app font carries the scale; the translation is always 1.5× of it
         self.translation_view.setFont(scaled_font(1.5))
         self.source_edit.setFont(scaled_font(1.25))  # the sentence under discussion reads larger
-        # Room for about four lines of source and three of translation: enough for a sentence; the
-        # rest of the column goes to the model facts. Recomputed here because zoom changes the lines.
-        for edit, n_lines in ((self.source_edit, 4), (self.translation_view, 3)):
+        # Room for about four lines of source and five of translation (a long sentence's translation
+        # must not hide behind a scroll bar); the column scrolls when the screen is shorter.
+        # Recomputed here because zoom changes the lines.
+        for edit, n_lines in ((self.source_edit, 4), (self.translation_view, TRANSLATION_LINES)):
             lines = edit.fontMetrics().lineSpacing() * n_lines
             edit.setFixedHeight(lines + 2 * edit.frameWidth() + 12)
         # The history is a short list; capping it leaves the column's spare height to the model info.

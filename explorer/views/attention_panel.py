@@ -9,6 +9,8 @@ the mean over heads. Stepping the head leaves the mean; steps stop at the ends r
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 from PySide6 import QtCore, QtGui, QtWidgets
 from PySide6.QtCore import Signal
@@ -19,9 +21,12 @@ from explorer.views.head_grid import HeadGridView
 from explorer.views.head_stats import format_statistics, head_statistics
 from explorer.views.heatmap import HeatmapView
 from explorer.views.lines_view import LinesView
+from explorer.views.tokens import LEGEND
 from model.records import KIND_TITLES, KINDS, AttentionMaps
 
 EMPTY_TEXT = "Translate a sentence to see its attention"
+BUSY_TEXT = "Translating…  (the maps shown are the previous sentence's)"
+BUSY_OPACITY = 0.3  # stale maps stay as a faint backdrop, so the layout does not jump while waiting
 VIEWS = ("head", "grid", "lines")
 # Which tokens sit on which axis; the cross-attention labels are the classic place to get this wrong.
 AXIS_TITLES = {
@@ -36,6 +41,14 @@ LINE_TITLES = {
 }
 
 
+def unbreakable(stats: str) -> str:
+    """The statistics line with line breaks allowed only between its parts: Qt would otherwise
+    break inside "</s>" (after the slash), "|i−j|" or between a number and its unit. Inside a part,
+    spaces become no-break spaces and word joiners (U+2060, invisible) glue the other characters."""
+    parts = stats.split("   ")
+    return "   ".join("\u2060".join(p.replace(" ", "\u00a0")) for p in parts)
+
+
 class AttentionPanel(QtWidgets.QWidget):
     """Everything needed to look at one sentence's attention maps."""
 
@@ -47,6 +60,9 @@ class AttentionPanel(QtWidgets.QWidget):
         self._kind, self._layer, self._head, self._mean = KINDS[0], 0, 0, False
         self._cmap_name = "viridis"
         self._title = "Attention"
+        self._stats_text = ""
+        self._busy = False
+        self.export_dir = export.default_export_dir()  # where the next export dialog opens
 
         self.controls = AttentionControls()
         self.heatmap = HeatmapView()
@@ -58,6 +74,7 @@ class AttentionPanel(QtWidgets.QWidget):
         self.tabs.addTab(self.lines, "Lines")
         self.tabs.setCornerWidget(self.controls.extras, QtCore.Qt.Corner.TopRightCorner)
         self.stats_label = QtWidgets.QLabel(" ")
+        self.stats_label.setTextFormat(QtCore.Qt.TextFormat.PlainText)  # "</s>" is not a tag
         self.stats_label.setTextInteractionFlags(QtCore.Qt.TextInteractionFlag.TextSelectableByMouse)
         self.stats_label.setContentsMargins(8, 2, 8, 2)
         self.stats_label.setWordWrap(True)  # a long line must never set the window's minimum width
@@ -65,12 +82,23 @@ class AttentionPanel(QtWidgets.QWidget):
         self.empty_label.setAlignment(QtCore.Qt.AlignmentFlag.AlignCenter)
         self.empty_label.setEnabled(False)  # the palette's disabled text: quiet, but readable
         self.empty_label.setWordWrap(True)  # a long hint (the Train tab's) must not widen the window
+        self.legend_label = QtWidgets.QLabel(LEGEND)
+        self.legend_label.setTextFormat(QtCore.Qt.TextFormat.PlainText)
+        self.legend_label.setWordWrap(True)
+        self.legend_label.setEnabled(False)  # quiet: a key to the labels, not a result
+        self.legend_label.setContentsMargins(8, 0, 8, 2)
 
-        content = QtWidgets.QWidget()
+        content = self._content = QtWidgets.QWidget()
         content_layout = QtWidgets.QVBoxLayout(content)
         content_layout.setContentsMargins(0, 0, 0, 0)
+        content_layout.setSpacing(0)
         content_layout.addWidget(self.tabs, 1)
         content_layout.addWidget(self.stats_label)
+        content_layout.addWidget(self.legend_label)
+        self._dim = QtWidgets.QGraphicsOpacityEffect(content)
+        self._dim.setOpacity(BUSY_OPACITY)
+        self._dim.setEnabled(False)
+        content.setGraphicsEffect(self._dim)
         self._stack = QtWidgets.QStackedWidget()
         self._stack.addWidget(self.empty_label)
         self._stack.addWidget(content)
@@ -89,8 +117,11 @@ class AttentionPanel(QtWidgets.QWidget):
         self.set_maps(None)
 
     # ----------------------------------------------------------------------------------- public API
-    def set_maps(self, maps: AttentionMaps | None) -> None:
-        """Show a sentence's maps (None: the empty state). Keeps kind/layer/head where still valid."""
+    def set_maps(self, maps: AttentionMaps | None, empty_text: str | None = None) -> None:
+        """Show a sentence's maps (None: the empty state, saying ``empty_text`` if given). Keeps
+        kind/layer/head where still valid."""
+        if empty_text is not None:
+            self.empty_label.setText(empty_text)
         self._maps = maps
         self._grid_shows: tuple[int, str] | None = None  # (id of the maps, kind) the grid was given
         self.controls.setEnabled(maps is not None)
@@ -160,7 +191,45 @@ class AttentionPanel(QtWidgets.QWidget):
         self.empty_label.setFont(big)
 
     def statistics_text(self) -> str:
-        return self.stats_label.text()
+        """The statistics line as plain text (the label itself holds unbreakable spaces)."""
+        return self._stats_text
+
+    def set_busy(self, busy: bool) -> None:
+        """Dim the maps and say so while a new sentence is being translated: they are stale."""
+        self._busy = bool(busy)
+        self._dim.setEnabled(self._busy)
+        self.stats_label.setText(BUSY_TEXT if self._busy else unbreakable(self._stats_text) or " ")
+
+    def is_dimmed(self) -> bool:
+        return self._dim.isEnabled()
+
+    def title(self) -> str:
+        """What the current view shows, e.g. 'Encoder self-attention — layer 2, head 3'."""
+        view = self.view()
+        if self._maps is None:
+            return "Attention"
+        kind_title = KIND_TITLES[self._kind]
+        if view == "grid":
+            return self.grid.title()
+        if view == "lines":
+            heads = sorted(self.lines.visible_heads())
+            if len(heads) == self._maps.n_heads:
+                which = f"all {len(heads)} heads"
+            else:
+                which = ("head " if len(heads) == 1 else "heads ") + ", ".join(str(h + 1) for h in heads)
+            return f"{kind_title} — layer {self._layer + 1}, {which or 'no heads'}"
+        return self._title
+
+    def suggested_file_name(self, fmt: str) -> str:
+        """A file name that says what the file holds, e.g. attention_cross_L2_H3.png."""
+        if fmt == "npz":
+            return "attention_maps.npz"
+        which = "mean" if self._mean else f"H{self._head + 1}"
+        if fmt in ("png", "svg") and self.view() == "grid":
+            return f"attention_{self._kind}_all_heads.{fmt}"
+        if fmt in ("png", "svg") and self.view() == "lines":
+            return f"attention_{self._kind}_L{self._layer + 1}_lines.{fmt}"
+        return f"attention_{self._kind}_L{self._layer + 1}_{which}.{fmt}"
 
     # --------------------------------------------------------------------------------------- export
     def export_image(self, path: str) -> None:
@@ -170,10 +239,11 @@ class AttentionPanel(QtWidgets.QWidget):
             size = self.lines.canvas.size()
             if size.width() < 50 or size.height() < 50:
                 size = QtCore.QSize(900, 600)  # never shown yet: pick a sensible figure size
-            export.export_painted(self.lines.render_to, size, path, title=self._title)
+            # The Lines view draws no title on screen (the controls say it); a file needs one.
+            export.export_painted(self.lines.render_to, size, path, title=self.title(), caption=self.title())
         else:
             canvas = self.heatmap.canvas if view == "head" else self.grid.canvas
-            export.export_graphics_item(canvas.ci, path)
+            export.export_graphics_item(canvas.ci, path, title=self.title())
 
     def export_npz(self, path: str) -> None:
         """All three kinds of maps with their tokens (see :func:`explorer.views.export.export_npz`)."""
@@ -189,15 +259,13 @@ class AttentionPanel(QtWidgets.QWidget):
         export.export_csv(self.current_matrix(), rows, cols, path)
 
     def _export_dialog(self, fmt: str) -> None:
-        which = "mean" if self._mean else f"H{self._head + 1}"
-        stem = f"attention_{self._kind}_L{self._layer + 1}_{which}"
-        if fmt == "npz":
-            stem = "attention_maps"
         filters = {"png": "PNG image (*.png)", "svg": "SVG image (*.svg)",
                    "csv": "CSV table (*.csv)", "npz": "NumPy archive (*.npz)"}
-        path, _ = QtWidgets.QFileDialog.getSaveFileName(self, "Export attention", f"{stem}.{fmt}", filters[fmt])
+        start = str(Path(self.export_dir) / self.suggested_file_name(fmt))
+        path, _ = QtWidgets.QFileDialog.getSaveFileName(self, "Export attention", start, filters[fmt])
         if not path:
             return
+        self.export_dir = str(Path(path).parent)
         try:
             {"png": self.export_image, "svg": self.export_image,
              "csv": self.export_csv, "npz": self.export_npz}[fmt](path)
@@ -223,11 +291,16 @@ class AttentionPanel(QtWidgets.QWidget):
         if self._grid_shows != (id(maps), kind):  # the mosaic depends on the kind alone, not layer/head
             self.grid.set_maps(maps.of_kind(kind), masked if masked.any() else None, title=KIND_TITLES[kind])
             self._grid_shows = (id(maps), kind)
+        # The mosaic shows every head; its title says which one the outline marks.
+        self.grid.set_title(f"{KIND_TITLES[kind]}: {maps.n_layers} layers × {maps.n_heads} heads, "
+                            f"layer {layer + 1} {which} outlined")
         self.grid.set_selected(layer, None if mean else head)
         self.lines.set_layer(maps.of_kind(kind)[layer], rows, cols, *LINE_TITLES[kind])
         self.lines.set_heads(range(maps.n_heads) if mean else {head})
         stats = head_statistics(matrix, masked, cols)
-        self.stats_label.setText(f"Layer {layer + 1}, {which}:   {format_statistics(stats)}")
+        self._stats_text = f"Layer {layer + 1}, {which}:   {format_statistics(stats)}"
+        if not self._busy:
+            self.stats_label.setText(unbreakable(self._stats_text))
 
     def _on_controls(self) -> None:
         self.set_state(*self.controls.state())

@@ -16,6 +16,7 @@ KIND_LABELS = {"encoder": "Encoder self", "decoder": "Decoder masked self", "cro
 # What the same controls say when the window is narrow (a 1024-px projector, or a large font).
 SHORT_LABELS = {"encoder": "Encoder", "decoder": "Decoder", "cross": "Cross", "mean": "Mean"}
 MEAN_LABEL = "Mean over heads"
+COMPACT_PREFIXES = ("L ", "H ")  # spin-box prefixes that replace the Layer / Head captions when narrow
 EXPORT_FORMATS = (("png", "Image (PNG)…"), ("svg", "Vector image (SVG)…"),
                   ("csv", "Shown matrix (CSV)…"), ("npz", "All maps (NPZ)…"))
 
@@ -107,8 +108,10 @@ class AttentionControls(QtWidgets.QWidget):
         row.setContentsMargins(4, 4, 4, 4)
         row.addLayout(kinds)
         row.addSpacing(16)
+        self._spin_labels = []
         for label, widget in (("Layer", self.layer_spin), ("Head", self.head_spin)):
-            row.addWidget(QtWidgets.QLabel(label))
+            self._spin_labels.append(QtWidgets.QLabel(label))
+            row.addWidget(self._spin_labels[-1])
             row.addWidget(widget)
         row.addWidget(self.mean_box)
         row.addStretch(1)
@@ -124,13 +127,37 @@ class AttentionControls(QtWidgets.QWidget):
         self._shortenable = [*self._kind_group.buttons(), self.mean_box]
         self.set_limits(1, 1)
 
-    def resizeEvent(self, event) -> None:
-        """Long labels on every button when they all fit on the row, else short ones on every button."""
+    def _widths(self) -> tuple[int, int, int]:
+        """The row's width with long labels, with short ones, and compact (short labels, and the
+        "Layer"/"Head" captions folded into the spin boxes as "L"/"H"), whatever it shows now."""
         row = self.layout()
-        needed = row.sizeHint().width() + sum(w.long_width() - w.sizeHint().width() for w in self._shortenable)
+        base = row.sizeHint().width() - sum(w.sizeHint().width() for w in self._shortenable)
+        fm = self.fontMetrics()
+        for label, spin in zip(self._spin_labels, (self.layer_spin, self.head_spin)):
+            base -= fm.horizontalAdvance(spin.prefix())
+            if label.isVisibleTo(self):
+                base -= label.sizeHint().width() + row.spacing()
+        captions = sum(label.sizeHint().width() + row.spacing() for label in self._spin_labels)
+        folded = sum(fm.horizontalAdvance(p) for p in COMPACT_PREFIXES)
+        long = base + captions + sum(w.long_width() for w in self._shortenable)
+        short = base + captions + sum(w.width_for(w._short) for w in self._shortenable)
+        return long, short, short - captions + folded
+
+    def resizeEvent(self, event) -> None:
+        """Long labels on every button when they all fit on the row, else short ones on every
+        button; on a narrower row still (a 1024-px projector at a large font) the compact form."""
+        long, short, _compact = self._widths()
+        width = event.size().width()
         for w in self._shortenable:
-            w.set_short(event.size().width() < needed)
+            w.set_short(width < long)
+        compact = width < short
+        for label, spin, prefix in zip(self._spin_labels, (self.layer_spin, self.head_spin), COMPACT_PREFIXES):
+            label.setVisible(not compact)
+            spin.setPrefix(prefix if compact else "")
         super().resizeEvent(event)
+
+    def minimumSizeHint(self) -> QtCore.QSize:  # Qt override
+        return QtCore.QSize(self._widths()[2], super().minimumSizeHint().height())
 
     def _spin(self, tip: str) -> QtWidgets.QSpinBox:
         spin = QtWidgets.QSpinBox()

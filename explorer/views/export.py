@@ -2,25 +2,112 @@
 
 PNGs of pyqtgraph views come from pyqtgraph's ImageExporter. SVGs do not: with Qt 6.11 pyqtgraph
 0.14's SVGExporter crashes on the closed paths ("… Z") Qt now writes, so the scene is rendered
-straight into a QSvgGenerator instead, which keeps text as text and lines as lines. A plain painted
-widget (the Lines view) paints its own ``render_to`` into a QImage or a QSvgGenerator. Numbers are written losslessly: CSV cells hold ``repr`` of the
-float, which reads back to the very same float32, and the csv module quotes pieces like ``,`` or ``"``.
+straight into a QSvgGenerator instead, which keeps text as text and lines as lines. Heatmaps are
+images on screen; in an SVG each cell becomes a ``<rect>`` of its own colour, because an embedded
+bitmap of one pixel per cell is smoothed into blurred blobs by every SVG renderer. Qt names the
+generic font "Sans Serif", which browsers do not know (they fall back to a serif face), so the file
+names the face actually used, then the CSS generic ``sans-serif``. A plain painted widget (the Lines
+view) paints its own ``render_to`` into a QImage or a QSvgGenerator. Numbers are written losslessly:
+CSV cells hold ``repr`` of the float, which reads back to the very same float32, and the csv module
+quotes pieces like ``,`` or ``"``.
 """
 
 from __future__ import annotations
 
 import csv
+import re
 from pathlib import Path
 from typing import Callable
 
 import numpy as np
 import pyqtgraph.exporters as pg_exporters
-from PySide6 import QtCore, QtGui
+import pyqtgraph as pg
+from PySide6 import QtCore, QtGui, QtWidgets
 from PySide6.QtSvg import QSvgGenerator
 
 from model.records import AttentionMaps
 
 PNG_SCALE = 2  # figures are written at twice the screen size: crisp on slides and in papers
+FALLBACK_FONTS = "DejaVu Sans, Arial, Helvetica, sans-serif"
+
+
+def default_export_dir() -> str:
+    """The folder an export dialog opens in first: Pictures if the desktop has one, else home."""
+    for location in (QtCore.QStandardPaths.StandardLocation.PicturesLocation,
+                     QtCore.QStandardPaths.StandardLocation.DocumentsLocation):
+        folder = QtCore.QStandardPaths.writableLocation(location)
+        if folder and Path(folder).is_dir():
+            return folder
+    return str(Path.home())
+
+
+class VectorImage(QtWidgets.QGraphicsItem):
+    """An image drawn as one filled rectangle per run of equal pixels in a row (for SVG export)."""
+
+    def __init__(self, image: QtGui.QImage) -> None:
+        super().__init__()
+        self._size = QtCore.QSizeF(image.width(), image.height())
+        image = image.convertToFormat(QtGui.QImage.Format.Format_ARGB32)
+        self._runs: list[tuple[QtCore.QRectF, QtGui.QColor]] = []
+        for y in range(image.height()):
+            x = 0
+            while x < image.width():
+                rgba = image.pixel(x, y)
+                end = x + 1
+                while end < image.width() and image.pixel(end, y) == rgba:
+                    end += 1
+                color = QtGui.QColor.fromRgba(rgba)
+                if color.alpha() > 0:  # NaN cells are transparent: the mask overlay covers them
+                    self._runs.append((QtCore.QRectF(x, y, end - x, 1.0), color))
+                x = end
+
+    def boundingRect(self) -> QtCore.QRectF:  # Qt override
+        return QtCore.QRectF(QtCore.QPointF(0, 0), self._size)
+
+    def paint(self, painter, option, widget=None) -> None:  # Qt override
+        painter.setPen(QtCore.Qt.PenStyle.NoPen)
+        for rect, color in self._runs:
+            painter.setBrush(color)
+            painter.drawRect(rect)
+
+
+def _vectorise_images(scene) -> list[tuple[pg.ImageItem, VectorImage]]:
+    """Hide every visible image of ``scene`` (heatmaps, colour bars) behind a VectorImage twin;
+    returns the (image, twin) pairs so the caller can undo the swap."""
+    pairs = []
+    for item in scene.items():
+        if not item.isVisible():
+            continue
+        if isinstance(item, pg.ImageItem) and item.image is not None:
+            if item.qimage is None:
+                item.render()
+            image, offset = item.qimage, QtCore.QPointF(0, 0)
+        elif isinstance(item, QtWidgets.QGraphicsPixmapItem):  # the ColorBarItem's bar
+            image, offset = item.pixmap().toImage(), item.offset()
+        else:
+            continue
+        if image is None or image.isNull():
+            continue
+        twin = VectorImage(image)
+        twin.setParentItem(item.parentItem())
+        twin.setTransform(QtGui.QTransform.fromTranslate(offset.x(), offset.y()) * item.transform())
+        twin.setPos(item.pos())
+        twin.setZValue(item.zValue())
+        twin.setOpacity(item.opacity())
+        item.hide()
+        pairs.append((item, twin))
+    return pairs
+
+
+def _tidy_svg(path: str) -> None:
+    """Name fonts renderers know (the face in use, then ``sans-serif``) and draw cells without seams."""
+    family = QtGui.QFontInfo(QtWidgets.QApplication.font()).family()
+    families = f"{family}, {FALLBACK_FONTS}" if family and family not in FALLBACK_FONTS else FALLBACK_FONTS
+    text = Path(path).read_text(encoding="utf-8")
+    text = re.sub(r'font-family="[^"]*"', f'font-family="{families}"', text)
+    # Antialiased edges of touching cells leave hairline seams in browsers; cells are axis-aligned.
+    text = text.replace("<rect ", '<rect shape-rendering="crispEdges" ')
+    Path(path).write_text(text, encoding="utf-8")
 
 
 def image_format(path: str) -> str:
@@ -31,7 +118,7 @@ def image_format(path: str) -> str:
     return suffix
 
 
-def export_graphics_item(item, path: str) -> None:
+def export_graphics_item(item, path: str, title: str = "Attention") -> None:
     """Export a pyqtgraph item (a layout, a plot) and everything inside it to PNG or SVG."""
     if image_format(path) == "svg":
         scene = item.scene()
@@ -42,7 +129,13 @@ def export_graphics_item(item, path: str) -> None:
             painter.fillRect(rect, background)
             scene.render(painter, rect, source)
 
-        export_painted(render, source.size().toSize(), path)
+        pairs = _vectorise_images(scene)
+        try:
+            export_painted(render, source.size().toSize(), path, title=title)
+        finally:
+            for image, twin in pairs:
+                scene.removeItem(twin)
+                image.show()
         return
     exporter = pg_exporters.ImageExporter(item)
     width = int(exporter.parameters()["width"])
@@ -51,8 +144,25 @@ def export_graphics_item(item, path: str) -> None:
 
 
 def export_painted(render: Callable[[QtGui.QPainter, QtCore.QRectF], None], size: QtCore.QSize,
-                   path: str, title: str = "Attention") -> None:
-    """Export a view that paints itself through ``render(painter, rect)`` to PNG or SVG."""
+                   path: str, title: str = "Attention", caption: str = "") -> None:
+    """Export a view that paints itself through ``render(painter, rect)`` to PNG or SVG; a
+    ``caption`` is drawn in a band above the view, for views that show no title of their own."""
+    if caption:
+        font = QtGui.QFont(QtWidgets.QApplication.font())
+        font.setBold(True)
+        band = round(QtGui.QFontMetricsF(font).height() * 2.2)
+        inner = render
+
+        def render(painter: QtGui.QPainter, rect: QtCore.QRectF) -> None:
+            painter.fillRect(rect, QtGui.QColor("white"))
+            painter.setFont(font)
+            painter.setPen(QtGui.QColor("#111111"))
+            painter.drawText(QtCore.QRectF(rect.left() + 8, rect.top(), rect.width() - 16, band),
+                             int(QtCore.Qt.AlignmentFlag.AlignLeft | QtCore.Qt.AlignmentFlag.AlignVCenter),
+                             caption)
+            inner(painter, rect.adjusted(0, band, 0, 0))
+
+        size = QtCore.QSize(size.width(), size.height() + band)
     rect = QtCore.QRectF(0, 0, size.width(), size.height())
     if image_format(path) == "svg":
         generator = QSvgGenerator()
@@ -67,6 +177,7 @@ def export_painted(render: Callable[[QtGui.QPainter, QtCore.QRectF], None], size
         painter = QtGui.QPainter(generator)
         render(painter, rect)
         painter.end()
+        _tidy_svg(path)
         return
     image = QtGui.QImage(size * PNG_SCALE, QtGui.QImage.Format.Format_ARGB32)
     image.setDevicePixelRatio(PNG_SCALE)

@@ -14,7 +14,7 @@ from PySide6 import QtCore, QtGui, QtWidgets
 from PySide6.QtCore import Signal
 
 from explorer.views.colormaps import DEFAULT_COLORMAP, map_to_rgba
-from explorer.views.heatmap import BASE_POINT_SIZE
+from explorer.views.heatmap import BASE_POINT_SIZE, release_title_width
 from explorer.views.mask_overlay import MASK_FILL
 from explorer.views.token_axis import TokenAxis
 
@@ -57,8 +57,10 @@ class HeadGridView(QtWidgets.QWidget):
         self.plot.addItem(self._outline)
         self.canvas.scene().sigMouseClicked.connect(self._on_mouse_clicked)
         self.canvas.scene().sigMouseMoved.connect(self._on_mouse_moved)
+        self.canvas.installEventFilter(self)  # the pointer leaving the plot resets the read-out
 
         self.readout = QtWidgets.QLabel("Click a head to open it")
+        self.readout.setTextFormat(QtCore.Qt.TextFormat.PlainText)
         self.readout.setContentsMargins(8, 2, 8, 4)
         self.readout.setWordWrap(True)
         layout = QtWidgets.QVBoxLayout(self)
@@ -123,9 +125,18 @@ class HeadGridView(QtWidgets.QWidget):
             axis.set_font(font)
         self.readout.setFont(font)
 
+    def set_title(self, title: str) -> None:
+        if title != self._title:
+            self._title = title
+            self._apply_title()
+
+    def title(self) -> str:
+        return self._title
+
     def _apply_title(self) -> None:
         size = f"{BASE_POINT_SIZE * 1.3 * self._font_scale:.1f}pt"
         self.plot.setTitle(self._title, color=self._text_color.name(), size=size)
+        release_title_width(self.plot)
 
     def thumbnail_array(self, layer: int, head: int) -> np.ndarray:
         """The values coloured into tile (layer, head): the weights, NaN where masked."""
@@ -184,6 +195,11 @@ class HeadGridView(QtWidgets.QWidget):
             return
         self.set_selected(*tile)
         self.head_clicked.emit(*tile)
+
+    def eventFilter(self, watched, event) -> bool:  # Qt override
+        if watched is self.canvas and event.type() == QtCore.QEvent.Type.Leave:
+            self.readout.setText("Click a head to open it")
+        return super().eventFilter(watched, event)
 
     def _on_mouse_moved(self, scene_pos) -> None:
         tile = self.tile_at_scene_pos(scene_pos)

@@ -21,6 +21,23 @@ CELL_NUMBERS_MAX = 12  # write the weight inside each cell up to this many rows 
 BASE_POINT_SIZE = 11.0  # plot text at font scale 1; the app's own base is a little larger
 
 
+def release_title_width(plot) -> None:
+    """Let a plot's title be narrower than its text. pyqtgraph makes the text's width the title's
+    minimum (again after every resize), so a long title on a 1024-px screen pushed the plot past
+    the canvas' right edge."""
+    label = plot.titleLabel
+    if not getattr(label, "_width_released", False):
+        original = label.updateMin
+
+        def update_min() -> None:
+            original()
+            label.setMinimumWidth(0)
+
+        label.updateMin = update_min
+        label._width_released = True
+    label.setMinimumWidth(0)
+
+
 def axis_noun(title: str) -> str:
     """'Query: source token' -> 'query': the word the hover read-out uses for an axis."""
     return title.split(":", 1)[0].strip().lower() or "row"
@@ -78,8 +95,13 @@ class HeatmapView(QtWidgets.QWidget):
         )
         self.color_bar.setImageItem(self.image, insert_in=self.plot)
         self.canvas.scene().sigMouseMoved.connect(self.on_mouse_moved)
+        # pyqtgraph reports moves only inside the scene; leaving the plot must clear the hover too,
+        # or the last cell stays boxed and read out after the pointer has gone.
+        self.canvas.installEventFilter(self)
 
         self.readout = QtWidgets.QLabel(" ")
+        # Plain text: as rich text, Qt would read the piece "<s>" as a strike-through tag.
+        self.readout.setTextFormat(QtCore.Qt.TextFormat.PlainText)
         self.readout.setTextInteractionFlags(QtCore.Qt.TextInteractionFlag.TextSelectableByMouse)
         layout = QtWidgets.QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
@@ -162,8 +184,9 @@ class HeatmapView(QtWidgets.QWidget):
         rows, cols = self._values.shape
         if not (0 <= row < rows and 0 <= col < cols):
             return ""
-        head = (f"{self._row_noun} '{self._raw_rows[row]}' (row {row}) → "
-                f"{self._col_noun} '{self._raw_cols[col]}' (col {col}): ")
+        # The axes' notation (see tokens.py), so the read-out names a piece exactly as the tick does.
+        head = (f"{self._row_noun} '{display_piece(self._raw_rows[row])}' (row {row}) → "
+                f"{self._col_noun} '{display_piece(self._raw_cols[col])}' (col {col}): ")
         if self._masked[row, col]:
             return head + "masked (future position)"
         return head + f"{self._values[row, col]:.4f}"
@@ -185,6 +208,11 @@ class HeatmapView(QtWidgets.QWidget):
     def on_mouse_moved(self, scene_pos) -> None:
         """Scene mouse-move handler: update the read-out, the hover box and the axis emphasis."""
         self._set_hover(self.cell_at_scene_pos(scene_pos))
+
+    def eventFilter(self, watched, event) -> bool:  # Qt override
+        if watched is self.canvas and event.type() == QtCore.QEvent.Type.Leave:
+            self._set_hover(None)
+        return super().eventFilter(watched, event)
 
     def _set_hover(self, cell: tuple[int, int] | None) -> None:
         if cell == self._hover_cell:
@@ -211,6 +239,7 @@ class HeatmapView(QtWidgets.QWidget):
         style = {"color": self._text_color.name(), "font-size": size}
         self.plot.setTitle(title, color=self._text_color.name(),
                            size=f"{BASE_POINT_SIZE * 1.3 * self._font_scale:.1f}pt")
+        release_title_width(self.plot)
         labels = (row_title, col_title, tuple(style.items()))
         if labels == self._axis_labels:
             return  # setLabel drops the axes' cached pictures; a head switch keeps these titles

@@ -13,7 +13,8 @@ import pyqtgraph as pg
 from PySide6 import QtCore, QtGui, QtWidgets
 
 from explorer.views.colormaps import DEFAULT_COLORMAP, DIVERGING_COLORMAP, get_colormap
-from explorer.views.heatmap import BASE_POINT_SIZE
+from explorer.views.flow_layout import FlowLayout
+from explorer.views.heatmap import BASE_POINT_SIZE, release_title_width
 from explorer.views.lines_view import head_color
 from explorer.views.pe_math import (
     default_dimensions, pe_similarity, sinusoidal_pe, sinusoidal_pe_at, wavelength,
@@ -47,11 +48,20 @@ class PositionalEncodingView(QtWidgets.QWidget):
         self._n_spin.valueChanged.connect(self.set_positions)
         self._len_spin.valueChanged.connect(self.set_sentence_length)
         self._dims_edit.editingFinished.connect(self._dims_from_text)
-        bar = QtWidgets.QHBoxLayout()
+        # The settings wrap onto a second row when narrow: in one row they set a minimum width that
+        # made the window wider than a 1024-px projector whenever this tab was shown.
+        self._bar = QtWidgets.QWidget()
+        bar = FlowLayout(self._bar, spacing=6)
+        bar.setContentsMargins(0, 0, 0, 0)
+        self._dims_edit.setMinimumWidth(120)
         for text, widget in (("d_model", self._d_spin), ("Positions", self._n_spin),
                              ("Sentence length", self._len_spin), ("Curves of dimensions", self._dims_edit)):
-            bar.addWidget(QtWidgets.QLabel(text))
-            bar.addWidget(widget, 1 if widget is self._dims_edit else 0)
+            pair = QtWidgets.QWidget()
+            row = QtWidgets.QHBoxLayout(pair)
+            row.setContentsMargins(0, 0, 8, 0)
+            row.addWidget(QtWidgets.QLabel(text))
+            row.addWidget(widget)
+            bar.addWidget(pair)
 
         self.canvas = pg.GraphicsLayoutWidget()
         palette = self.palette()
@@ -79,10 +89,11 @@ class PositionalEncodingView(QtWidgets.QWidget):
         self.sim_bar.setImageItem(self.sim_image, insert_in=self.sim_plot)
         self.curve_plot.showGrid(x=True, y=True, alpha=0.25)
         self.curve_plot.setYRange(-1.1, 1.1, padding=0)
-        base = palette.color(QtGui.QPalette.ColorRole.Base)
-        self._legend = self.curve_plot.addLegend(offset=(-10, 10), labelTextColor=self._text,
-                                                 brush=pg.mkBrush(base.red(), base.green(), base.blue(), 215),
-                                                 pen=pg.mkPen(self._text))
+        # The legend is a row of labels under the plots that wraps when narrow: inside the plot its
+        # five long entries covered a third of the waves.
+        self._legend_box = QtWidgets.QWidget()
+        self._legend = FlowLayout(self._legend_box, spacing=2)
+        self._legend.setContentsMargins(8, 0, 8, 2)
 
         # Sentence-length markers: a row boundary on the table, a square on PE·PEᵀ, a band on curves.
         self._pe_line = pg.InfiniteLine(angle=0, pen=_marker_pen())
@@ -98,8 +109,9 @@ class PositionalEncodingView(QtWidgets.QWidget):
 
         layout = QtWidgets.QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
-        layout.addLayout(bar)
+        layout.addWidget(self._bar)
         layout.addWidget(self.canvas, 1)
+        layout.addWidget(self._legend_box)
         self.set_font_scale(1.0)
         self._recompute()
 
@@ -166,20 +178,34 @@ class PositionalEncodingView(QtWidgets.QWidget):
         }
         for plot, (title, bottom, left) in titles.items():
             plot.setTitle(title, color=self._text.name(), size=size)
+            release_title_width(plot)
             for name, text in (("bottom", bottom), ("left", left)):
                 axis = plot.getAxis(name)
                 axis.setStyle(tickFont=font)
                 axis.setPen(self._text)
                 axis.setTextPen(self._text)
                 axis.setLabel(text, color=self._text.name(), **{"font-size": size})
-        self._legend.setLabelTextSize(f"{font.pointSizeF():.1f}pt")
-        if self._pe.size:
-            self._draw_curves()  # legend entries take the new size only when re-added
+        self._legend_box.setFont(font)
         for bar in (self.pe_bar, self.sim_bar):
             bar.axis.setStyle(tickFont=font)
             bar.axis.setWidth(None)
             bar.axis.setPen(self._text)
             bar.axis.setTextPen(self._text)
+
+    def _add_legend_entry(self, color: QtGui.QColor, name: str) -> None:
+        entry = QtWidgets.QWidget()
+        row = QtWidgets.QHBoxLayout(entry)
+        row.setContentsMargins(0, 0, 12, 0)
+        row.setSpacing(4)
+        dot = QtWidgets.QLabel("\u25cf")
+        palette = dot.palette()
+        palette.setColor(QtGui.QPalette.ColorRole.WindowText, color)
+        dot.setPalette(palette)
+        label = QtWidgets.QLabel(name)
+        label.setObjectName("legend-name")
+        row.addWidget(dot)
+        row.addWidget(label)
+        self._legend.addWidget(entry)
 
     # ------------------------------------------------------------------------------------- internals
     def _dims_from_text(self) -> None:
@@ -208,7 +234,11 @@ class PositionalEncodingView(QtWidgets.QWidget):
         self._dims_edit.setText(", ".join(map(str, self._dims)))
 
     def _draw_curves(self) -> None:
-        self.curve_plot.clear()  # also empties the legend
+        self.curve_plot.clear()
+        while self._legend.count():
+            entry = self._legend.takeAt(0).widget()
+            entry.setParent(None)  # off screen now; deleteLater alone waits for the event loop
+            entry.deleteLater()
         self.curve_plot.addItem(self._region)
         for line in self._dim_lines:
             self.pe_plot.removeItem(line)
@@ -226,7 +256,8 @@ class PositionalEncodingView(QtWidgets.QWidget):
             wave.setAlphaF(0.55)
             self.curve_plot.plot(fine, fine_pe[:, k], pen=pg.mkPen(wave, width=1.5))
             self.curve_plot.plot(positions, self._pe[:, dim], pen=None, symbol="o", symbolSize=5,
-                                 symbolBrush=color, symbolPen=None, name=name)
+                                        symbolBrush=color, symbolPen=None)
+            self._add_legend_entry(QtGui.QColor(color), name)
             # The same colour marks the dimension's column in the table, tying the two plots together.
             line = pg.InfiniteLine(pos=dim, angle=90, pen=pg.mkPen(color, width=3))
             self.pe_plot.addItem(line)
@@ -253,3 +284,8 @@ class PositionalEncodingView(QtWidgets.QWidget):
             return {"pe": None, "similarity": None, "curves": None}
         return {"pe": self._pe_line.value(), "similarity": self._sim_h.value(),
                 "curves": tuple(self._region.getRegion())}
+
+    def legend_entries(self) -> list[str]:
+        """The legend's labels, in order."""
+        return [self._legend.itemAt(i).widget().findChild(QtWidgets.QLabel, "legend-name").text()
+                for i in range(self._legend.count())]

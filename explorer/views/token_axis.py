@@ -3,8 +3,8 @@
 pyqtgraph's AxisItem drops tick labels when they crowd and cannot rotate them, which is exactly wrong
 for a token axis: a researcher needs *every* label, and sub-word pieces are wider than a matrix
 cell. This axis draws its own labels: horizontal while they fit in a cell, slanted at 45° when they do
-not, vertical when even that is too tight, and only every n-th label when a cell is thinner than a
-line of text. It also emphasises the label of the hovered row or column.
+not, vertical when even that is too tight, in smaller type (down to MIN_FONT_FACTOR) when a cell is
+thinner than a line of text, and only every n-th label when even the smallest type does not fit. It also emphasises the label of the hovered row or column.
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ import pyqtgraph as pg
 from PySide6 import QtCore, QtGui
 
 _SIN45 = math.sqrt(0.5)
+MIN_FONT_FACTOR = 0.6  # smallest label type, relative to the axis font: still legible on a projector
 _AlignRight = QtCore.Qt.AlignmentFlag.AlignRight | QtCore.Qt.AlignmentFlag.AlignVCenter
 _AlignLeft = QtCore.Qt.AlignmentFlag.AlignLeft | QtCore.Qt.AlignmentFlag.AlignVCenter
 _AlignTop = QtCore.Qt.AlignmentFlag.AlignHCenter | QtCore.Qt.AlignmentFlag.AlignTop
@@ -29,6 +30,7 @@ class TokenAxis(pg.AxisItem):
         self._labels: list[str] = []
         self._highlight: int | None = None
         self._font = QtGui.QFont()
+        self._draw_font = self._font  # the font of the last layout: _font, or smaller when crowded
         self._accent = QtGui.QColor("#d62728")
         self._overflow = 0.0
         self.last_angle = 0  # the label angle chosen at the last paint (read by tests)
@@ -101,10 +103,12 @@ class TokenAxis(pg.AxisItem):
         if not self._labels or scale == 0.0:
             return axis_spec, [], []
 
-        metrics = QtGui.QFontMetricsF(self._font)
+        cell = abs(scale)
+        font = self._fitting_font(cell)
+        metrics = QtGui.QFontMetricsF(font)
         line_h = metrics.height()
         widest = max(metrics.horizontalAdvance(s) for s in self._labels)
-        cell = abs(scale)
+        self._draw_font = font
         angle, stride, needed = self._layout(cell, line_h, widest, vertical)
         self.last_angle, self.last_stride = angle, stride
 
@@ -132,6 +136,24 @@ class TokenAxis(pg.AxisItem):
         self._updateMaxTextSize(int(math.ceil(needed)))
         return axis_spec, tick_specs, text_specs
 
+    def _fitting_font(self, cell: float) -> QtGui.QFont:
+        """The axis font, shrunk when one line of it is taller than a cell: a label per token in
+        smaller type beats every other label in full size (a long sentence at 1024 px)."""
+        line_h = QtGui.QFontMetricsF(self._font).height()
+        if self.orientation == "top" or cell >= line_h * 0.95:
+            return self._font
+        factor = max(MIN_FONT_FACTOR, cell / (line_h * 0.95))
+        font = QtGui.QFont(self._font)
+        if font.pointSizeF() > 0:
+            font.setPointSizeF(font.pointSizeF() * factor)
+        else:
+            font.setPixelSize(max(1, int(font.pixelSize() * factor)))
+        return font
+
+    def label_font(self) -> QtGui.QFont:
+        """The font the labels were last drawn in."""
+        return QtGui.QFont(self._draw_font)
+
     def _layout(self, cell: float, line_h: float, widest: float, vertical: bool):
         """Choose (angle, stride, text size across the axis) for labels spaced ``cell`` px apart."""
         if vertical:
@@ -151,12 +173,13 @@ class TokenAxis(pg.AxisItem):
         for pen, a, b in tickSpecs:
             p.setPen(pen)
             p.drawLine(a, b)
-        metrics = QtGui.QFontMetricsF(self._font)
-        bold = QtGui.QFont(self._font)
+        font = self._draw_font
+        metrics = QtGui.QFontMetricsF(font)
+        bold = QtGui.QFont(font)
         bold.setBold(True)
         for anchor, angle, text, index in textSpecs:
             emphasised = index == self._highlight
-            p.setFont(bold if emphasised else self._font)
+            p.setFont(bold if emphasised else font)
             p.setPen(QtGui.QPen(self._accent) if emphasised else self.textPen())
             width = metrics.horizontalAdvance(text) * (1.15 if emphasised else 1.0) + 2
             height = metrics.height()

@@ -4,7 +4,9 @@ SentencePiece marks the start of a word with ``▁`` (U+2581). Shown raw, every 
 a heavy bar that steals width and reads like an underscore. We drop it for word-initial pieces and
 instead mark the *continuation* pieces, the rarer case, with a light middle dot: ``▁The ▁wea ther`` is
 shown as ``The wea ·ther``. Punctuation glued to a word (``.`` ``,``) needs no mark. A lone ``▁`` piece
-becomes ``␣`` so it is not invisible. Hover read-outs keep the raw piece, so nothing is lost.
+becomes ``␣`` so it is not invisible. This is the one notation of the app: axes, the Lines view and the
+hover read-outs all use it, and :data:`LEGEND` explains it on screen. Only the data exports (CSV, NPZ)
+keep the raw pieces, so nothing is lost.
 """
 
 from __future__ import annotations
@@ -13,6 +15,9 @@ WORD_START = "\u2581"
 CONTINUATION_MARK = "\u00b7"
 LONE_SPACE = "\u2423"
 _SPECIALS = {"<s>", "</s>", "<pad>", "<unk>"}
+# Shown under the attention views; the marks are the ones display_piece uses.
+LEGEND = (f"Pieces: {CONTINUATION_MARK}ther continues the word before it,  {LONE_SPACE} is a lone space,  "
+          "<s> and </s> start and end a sentence")
 
 
 def display_piece(piece: str) -> str:

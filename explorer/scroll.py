@@ -1,0 +1,27 @@
+"""A scroll area for columns of controls: it scrolls up and down, never sideways.
+
+Qt's QScrollArea reports a minimum width of a few pixels, so a splitter may squeeze it until its
+combo boxes and buttons are cut off; and a fixed minimum taken once goes stale when the font is
+zoomed. This one's minimum width is always its contents' current minimum plus the scroll bar.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QSize, Qt
+from PySide6.QtWidgets import QFrame, QScrollArea, QWidget
+
+
+class ColumnScrollArea(QScrollArea):
+    """Holds ``widget`` at full width; only the vertical scroll bar ever shows."""
+
+    def __init__(self, widget: QWidget, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWidget(widget)
+        self.setWidgetResizable(True)
+        self.setFrameShape(QFrame.Shape.NoFrame)
+        self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+
+    def minimumSizeHint(self) -> QSize:  # Qt override
+        inner = self.widget().minimumSizeHint().width() if self.widget() is not None else 0
+        return QSize(inner + self.verticalScrollBar().sizeHint().width() + 2 * self.frameWidth(),
+                     super().minimumSizeHint().height())

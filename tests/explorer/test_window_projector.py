@@ -1,0 +1,225 @@
+"""The window on a projector and under stress: screen-sized, never growing, honest about stale maps,
+presentation mode, and the small things a first-time user tripped over (fake model, no torch)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import QRect, QSize
+from PySide6.QtGui import QImage, QScreen
+from PySide6.QtWidgets import QFileDialog
+
+from explorer import app, style
+from explorer.main_window import TRANSLATE_FAILED, MainWindow, fit_size
+from explorer.presentation import FONT_FACTOR
+from explorer.translate_panel import TRANSLATION_LINES
+
+from .conftest import make_translation
+
+TIMEOUT = 10_000
+PROJECTOR = QSize(1024, 768)
+
+
+@pytest.fixture
+def window(qtbot, fake_model, restore_app_look, qapp):
+    style.apply_theme(qapp)
+    win = MainWindow()
+    qtbot.addWidget(win)
+    win.resize(1200, 800)
+    win.show()
+    qtbot.waitExposed(win)
+    return win
+
+
+@pytest.fixture
+def loaded(qtbot, window, fake_model):
+    with qtbot.waitSignal(window.controller.translation_ready, timeout=TIMEOUT):
+        window.open_model(fake_model.make_model_dir())
+    return window
+
+
+def test_status_bar_says_loading_until_a_model_is_there(qtbot, fake_model, restore_app_look):
+    win = MainWindow()
+    qtbot.addWidget(win)
+    assert win.state_label.text().startswith("Loading")  # as the empty state says, not "Ready"
+    with qtbot.waitSignal(win.controller.no_default_model, timeout=TIMEOUT):
+        win.load_default_model()
+    assert win.state_label.text() == "No model loaded"
+
+
+def test_model_info_menu_hides_and_shows_the_panel(window):
+    window.info_action.trigger()
+    assert not window.info_action.isChecked()
+    assert window.info_panel.isHidden()
+    window.info_action.trigger()
+    assert window.info_action.isChecked() and not window.info_panel.isHidden()
+
+
+def test_window_starts_inside_the_available_screen(window, monkeypatch):
+    assert fit_size(QSize(1600, 1000), QRect(0, 0, 1024, 740)) == QSize(1024, 740)
+    assert fit_size(QSize(1600, 1000), QRect(0, 0, 2560, 1440)) == QSize(1600, 1000)
+    monkeypatch.setattr(QScreen, "availableGeometry", lambda self: QRect(0, 0, 1024, 768))
+    assert window.fit_to_screen(QSize(1600, 1000)) == PROJECTOR
+    assert window.size() == PROJECTOR
+
+
+def test_no_growth_past_a_projector_on_zoom_or_tab_change(qtbot, loaded):
+    win = loaded
+    win.set_font_scale(1.3)  # the issue's projector setting
+    win.resize(PROJECTOR)
+    qtbot.waitUntil(lambda: win.size() == PROJECTOR)
+
+    def fits() -> bool:
+        hint = win.centralWidget().minimumSizeHint()
+        return hint.width() <= PROJECTOR.width() and hint.height() <= PROJECTOR.height()
+
+    for view in ("head", "grid", "lines", "pe"):
+        win.show_view(view)
+        qtbot.waitUntil(fits, timeout=2000)  # once the new tab's layout has settled
+        assert win.size() == PROJECTOR, view
+    win.show_tab("Train")
+    qtbot.waitUntil(fits, timeout=2000)
+    assert win.size() == PROJECTOR
+    for _ in range(3):
+        win.zoom_in()
+        qtbot.wait(20)
+        assert win.size() == PROJECTOR
+    win.show_view("pe")
+    qtbot.wait(20)
+    assert win.size() == PROJECTOR
+
+
+def test_stale_maps_are_dimmed_while_busy_and_cleared_on_error(qtbot, loaded, fake_model):
+    win = loaded
+    panel = win.attention_panel
+    fake_model.translate_delay = 0.4
+    with qtbot.waitSignal(win.controller.busy_changed, timeout=TIMEOUT) as busy:
+        win.translate("A new sentence", 1)
+    assert busy.args == [True]
+    assert panel.is_dimmed() and panel.stats_label.text().startswith("Translating")
+    assert not win.translate_panel.translation_view.isEnabled()
+    assert win.translate_panel.translate_button.text() == "Translating…"
+    with qtbot.waitSignal(win.controller.translation_ready, timeout=TIMEOUT):
+        pass
+    qtbot.waitUntil(lambda: not panel.is_dimmed())
+    assert win.translate_panel.translation_text() == "sentence new A"
+    assert win.translate_panel.translate_button.text() == "Translate"
+
+    fake_model.translate_delay = 0.0
+    with qtbot.waitSignal(win.controller.error, timeout=TIMEOUT):
+        win.translate("boom", 1)
+    assert panel.maps() is None and panel.empty_label.text() == TRANSLATE_FAILED
+    assert win.translate_panel.translation_text() == ""
+    assert not win.export_view_action.isEnabled()
+
+
+def test_a_long_error_does_not_squeeze_the_sentence_panel(qtbot, loaded):
+    win = loaded
+    win.set_font_scale(1.3)
+    win.resize(PROJECTOR)
+    qtbot.waitUntil(lambda: win.size() == PROJECTOR)
+    tp = win.translate_panel
+    tp.show_error("the sentence is too long (2400 characters; at most 2000); split it into "
+                  "shorter sentences and translate them one at a time")
+    qtbot.waitUntil(lambda: tp.error_label.geometry().bottom() < tp.history_list.geometry().top(),
+                    timeout=2000)
+    assert tp.source_edit.geometry().bottom() < tp.translate_button.geometry().top()
+    assert tp.translation_view.geometry().bottom() < tp.error_label.geometry().top()
+    assert tp.error_label.height() >= tp.error_label.heightForWidth(tp.error_label.width())
+    assert win.size() == PROJECTOR
+
+
+def test_recent_sentence_highlight_follows_the_moved_row(qtbot, loaded):
+    tp = loaded.translate_panel
+    for text in ("one", "two", "three"):
+        tp.add_history(text)
+    assert tp.history() == ["three", "two", "one", "The weather is nice today."]
+    tp.history_list.setCurrentRow(2)
+    with qtbot.waitSignal(loaded.controller.translation_ready, timeout=TIMEOUT):
+        tp.use_history(tp.history_list.item(2).text())
+    assert tp.history()[0] == "one"
+    assert tp.history_list.currentRow() == 0 and tp.history_list.currentItem().text() == "one"
+
+
+def test_translation_box_shows_more_than_three_lines(loaded):
+    view = loaded.translate_panel.translation_view
+    assert TRANSLATION_LINES > 3
+    assert view.height() >= TRANSLATION_LINES * view.fontMetrics().lineSpacing()
+
+
+def test_a_checkpoint_keeps_its_run_name(qtbot, window, fake_model):
+    folder = fake_model.make_model_dir("runs/reverse-20261201-0950/step-00001003")
+    with qtbot.waitSignal(window.controller.model_loaded, timeout=TIMEOUT):
+        window.open_trained(str(folder))
+    assert "reverse-20261201-0950 (step 1,003)" in window.windowTitle()
+    assert window.info_panel.value("Model") == "reverse-20261201-0950 (step 1,003)"
+
+
+def test_file_menu_export_suggests_a_name_and_a_folder(loaded, monkeypatch, tmp_path):
+    asked = []
+    monkeypatch.setattr(QFileDialog, "getSaveFileName",
+                        lambda parent, title, start, filters: (asked.append(start), ("", ""))[1])
+    loaded.attention_panel.set_state("cross", 1, 0)
+    loaded.export_view()
+    loaded.export_attention()
+    assert asked[0].endswith("attention_cross_L2_H1.png")
+    assert asked[1].endswith("attention_maps.npz")
+    assert all(Path(a).parent.is_dir() for a in asked)
+
+
+def test_train_settings_pane_is_as_wide_as_its_form(qtbot, loaded):
+    win = loaded
+    win.set_font_scale(1.3)
+    win.resize(1600, 1000)
+    win.show_tab("Train")
+    panel = win.train_panel
+    qtbot.waitUntil(lambda: win.size() == QSize(1600, 1000))
+    qtbot.wait(50)
+    scroll = panel._scroll
+    assert scroll.width() >= panel.form.minimumSizeHint().width()
+    viewport = scroll.viewport().rect()
+    for widget in (panel.form.preset_combo, panel.form.device_combo, panel.form.out_field):
+        corner = widget.mapTo(scroll.viewport(), widget.rect().topRight())
+        assert corner.x() <= viewport.right(), widget
+    # The first probe gives the maps most of the height; back on the settings the form gets it back.
+    top_before = panel.split.sizes()[0]
+    panel.side_tabs.setCurrentWidget(panel.log_list)
+    panel._add_snapshot(25, make_translation("3 1 4"))
+    assert panel.split.sizes()[0] < top_before
+    panel.side_tabs.setCurrentWidget(scroll)
+    assert panel.split.sizes()[0] >= top_before - 2
+
+
+def test_presentation_mode_shows_only_the_view_and_the_sentence(qtbot, loaded):
+    win = loaded
+    scale = win.font_scale()
+    win.presentation_action.trigger()  # F5
+    bar = win.presentation.bar
+    assert win.presentation.is_active() and win.presentation_action.isChecked()
+    assert win.sidebar.isHidden() and win.statusBar().isHidden() and win.menuBar().isHidden()
+    assert win.tabs.tabBar().isHidden() and bar.isVisible()
+    assert win.font_scale() == pytest.approx(scale * FONT_FACTOR)
+    assert bar.sentence_edit.text() == "The weather is nice today."
+    assert bar.translation_label.text() == "today. nice is weather The"
+    bar.sentence_edit.setText("Good morning")
+    with qtbot.waitSignal(win.controller.translation_ready, timeout=TIMEOUT):
+        bar.sentence_edit.returnPressed.emit()
+    assert bar.translation_label.text() == "morning Good"
+    assert win.translate_panel.history()[0] == "Good morning"
+    win.presentation_action.trigger()
+    assert not win.presentation.is_active() and bar.isHidden()
+    assert not win.sidebar.isHidden() and not win.menuBar().isHidden() and not win.tabs.tabBar().isHidden()
+    assert win.font_scale() == pytest.approx(scale)
+    assert [a for a in win.actions() if a is win.presentation_action]  # F5 works with no menu bar
+
+
+@pytest.mark.parametrize("view", ["pe", "lines"])
+def test_screenshot_mode_honours_a_projector_size(view, tmp_path, fake_model, restore_app_look, capsys):
+    out = tmp_path / f"{view}.png"
+    rc = app.main(["--model", str(fake_model.make_model_dir()), "--screenshot", str(out),
+                   "--size", "1024x768", "--font-scale", "1.3", "--view", view])
+    assert rc == 0
+    assert "warning" not in capsys.readouterr().err
+    image = QImage(str(out))
+    assert (image.width(), image.height()) == (1024, 768)
