@@ -1,16 +1,16 @@
-"""Presentation mode (View › Presentation mode, F5): the attention view and one sentence line, large.
+"""Presentation mode (View › Presentation mode, F5): the attention view and the sentence, large.
 
 On a 1024 × 768 projector the sentence column, the tab bar, the menus and the status bar take a third
 of the screen and are unreadable from the back of the room anyway. Presentation mode hides them,
-enlarges every font, and puts a single line above the view: the sentence (editable; Enter translates
-it) and its translation. Everything comes back as it was when the mode is left (F5 or Esc).
+enlarges every font, drops the statistics line under the plots, and puts the sentence (editable;
+Enter translates it) and its translation above the view. Everything comes back as it was when the mode is left (F5 or Esc).
 """
 
 from __future__ import annotations
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QKeySequence, QShortcut
-from PySide6.QtWidgets import QHBoxLayout, QLabel, QLineEdit, QSizePolicy, QWidget
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QLineEdit, QVBoxLayout, QWidget
 
 from explorer.style import bold_font
 
@@ -18,7 +18,7 @@ FONT_FACTOR = 1.3  # on top of the current zoom: the room reads the projector, n
 
 
 class SentenceBar(QWidget):
-    """One line: the sentence, an arrow, the translation. Hidden outside presentation mode."""
+    """The sentence, and under it an arrow and the translation. Hidden outside presentation mode."""
 
     translate_requested = Signal(str)
 
@@ -31,16 +31,22 @@ class SentenceBar(QWidget):
         self.translation_label = QLabel("")
         self.translation_label.setTextFormat(Qt.TextFormat.PlainText)
         self.translation_label.setFont(bold_font())  # only bold: the size follows the zoom
-        # Ignored width: a long translation is cut at the window's edge instead of widening it.
-        self.translation_label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
-        row = QHBoxLayout(self)
-        row.setContentsMargins(8, 6, 8, 6)
-        row.addWidget(self.sentence_edit, 1)
-        row.addWidget(QLabel("→"))
-        row.addWidget(self.translation_label, 1)
+        self.translation_label.setWordWrap(True)  # a long translation wraps instead of widening
+        arrow = QLabel("→")
+        arrow.setAlignment(Qt.AlignmentFlag.AlignTop)
+        translation = QHBoxLayout()
+        translation.addWidget(arrow)
+        translation.addWidget(self.translation_label, 1)
+        # The sentence above its translation, each the full width: read from the back of a room.
+        column = QVBoxLayout(self)
+        column.setContentsMargins(8, 6, 8, 2)
+        column.setSpacing(2)
+        column.addWidget(self.sentence_edit)
+        column.addLayout(translation)
 
     def set_sentence(self, text: str) -> None:
         self.sentence_edit.setText(text)
+        self.sentence_edit.setCursorPosition(0)  # show the start of a long sentence, not its end
 
     def set_translation(self, text: str) -> None:
         self.translation_label.setText(text)
@@ -76,6 +82,7 @@ class PresentationMode:
                        "status": w.statusBar().isVisibleTo(w), "menu": w.menuBar().isVisibleTo(w)}
         for widget in (w.sidebar, w.statusBar(), w.menuBar(), w.tabs.tabBar()):
             widget.hide()
+        w.attention_panel.set_compact(True)
         self.bar.set_sentence(w.translate_panel.text())
         self.bar.set_translation(w.translate_panel.translation_text())
         self.bar.show()
@@ -93,6 +100,7 @@ class PresentationMode:
         w.statusBar().setVisible(saved["status"])
         w.menuBar().setVisible(saved["menu"])
         w.tabs.tabBar().show()
+        w.attention_panel.set_compact(False)
         w.set_font_scale(saved["scale"])
         self._escape.setEnabled(False)
         w.presentation_action.setChecked(False)

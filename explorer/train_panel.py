@@ -135,12 +135,15 @@ class TrainPanel(QtWidgets.QWidget):
         bottom_layout.setContentsMargins(0, 0, 0, 0)
         bottom_layout.addLayout(scrub)
         bottom_layout.addWidget(self.attention, 1)
+        # Hidden until the first probe: empty, it still took half of a 768-px screen's height from
+        # the form and the curves.
+        self.attention.hide()
 
         # Before the first probe the form needs the room; _add_snapshot hands it to the maps.
         self.split = QtWidgets.QSplitter(QtCore.Qt.Orientation.Vertical)
         self.split.addWidget(top)
         self.split.addWidget(bottom)
-        self.split.setSizes([600, 400])
+        self.split.setSizes([10_000, 1])  # the bottom holds only the replay row until a probe
         self._form_sizes: list[int] | None = None  # the split before the probe took the room
         layout = QtWidgets.QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
@@ -173,6 +176,8 @@ class TrainPanel(QtWidgets.QWidget):
         self._snapshots.clear()
         self._update_slider()
         self.attention.set_maps(None)
+        self.attention.hide()
+        self.split.setSizes([10_000, 1])
         self._out_dir, self._checkpoint, self._outcome = request.config.out_dir, "", ""
         self._probe_sentence = request.config.probe_sentence
         self.last_record = None
@@ -350,6 +355,7 @@ class TrainPanel(QtWidgets.QWidget):
                 self.snapshot_slider.setValue(self.snapshot_slider.value() // 2)
         self._update_slider()
         if first:
+            self.attention.show()
             top, bottom = self.split.sizes()
             self._form_sizes = [top, bottom]
             if bottom < 0.55 * (top + bottom):

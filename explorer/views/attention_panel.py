@@ -42,7 +42,8 @@ LINE_TITLES = {
 
 
 def unbreakable(stats: str) -> str:
-    """The statistics line with line breaks allowed only between its parts: Qt would otherwise
+    """A line (the statistics, the legend) with line breaks allowed only between its parts
+    (separated by three spaces): Qt would otherwise
     break inside "</s>" (after the slash), "|i−j|" or between a number and its unit. Inside a part,
     spaces become no-break spaces and word joiners (U+2060, invisible) glue the other characters."""
     parts = stats.split("   ")
@@ -82,7 +83,7 @@ class AttentionPanel(QtWidgets.QWidget):
         self.empty_label.setAlignment(QtCore.Qt.AlignmentFlag.AlignCenter)
         self.empty_label.setEnabled(False)  # the palette's disabled text: quiet, but readable
         self.empty_label.setWordWrap(True)  # a long hint (the Train tab's) must not widen the window
-        self.legend_label = QtWidgets.QLabel(LEGEND)
+        self.legend_label = QtWidgets.QLabel(unbreakable(LEGEND))  # never breaks inside "</s>"
         self.legend_label.setTextFormat(QtCore.Qt.TextFormat.PlainText)
         self.legend_label.setWordWrap(True)
         self.legend_label.setEnabled(False)  # quiet: a key to the labels, not a result
@@ -199,6 +200,11 @@ class AttentionPanel(QtWidgets.QWidget):
         self._busy = bool(busy)
         self._dim.setEnabled(self._busy)
         self.stats_label.setText(BUSY_TEXT if self._busy else unbreakable(self._stats_text) or " ")
+
+    def set_compact(self, compact: bool) -> None:
+        """Only the plots (presentation mode): the statistics and the legend give their room up."""
+        self.stats_label.setVisible(not compact)
+        self.legend_label.setVisible(not compact)
 
     def is_dimmed(self) -> bool:
         return self._dim.isEnabled()

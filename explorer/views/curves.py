@@ -23,6 +23,7 @@ TRAIN_PEN = "#1f5fbf"  # the app's accent: the curve people look at first
 VALID_PEN = "#d9480f"  # orange: tells apart from blue also for the common colour blindnesses
 LR_PEN = "#2b8a3e"
 BLEU_PEN = "#862e9c"
+STACK_BELOW_PX = 560  # narrower than this, the three plots go one above the other
 STATS = ("step", "loss", "valid", "bleu", "speed", "elapsed", "eta", "memory")
 STAT_TITLES = {"step": "Step", "loss": "Train loss", "valid": "Valid loss", "bleu": "Valid BLEU",
                "speed": "Tokens/s", "elapsed": "Elapsed", "eta": "ETA", "memory": "GPU memory"}
@@ -108,6 +109,7 @@ class TrainingCurves(QtWidgets.QWidget):
         self.bleu_plot = self._plot(2, "Valid BLEU")
         # Loss gets twice the room: it is the curve the class watches.
         self.canvas.ci.layout.setColumnStretchFactor(0, 2)
+        self._stacked = False
         for plot in (self.lr_plot, self.bleu_plot):
             plot.setXLink(self.loss_plot)
         self.loss_plot.addLegend(offset=(-8, 8))
@@ -178,7 +180,31 @@ class TrainingCurves(QtWidgets.QWidget):
             for name in ("left", "bottom"):
                 plot.getAxis(name).setStyle(tickFont=font)
 
+    def is_stacked(self) -> bool:
+        return self._stacked
+
+    def resizeEvent(self, event) -> None:  # Qt override
+        super().resizeEvent(event)
+        self._arrange(event.size().width() < STACK_BELOW_PX)
+
     # ------------------------------------------------------------------------------------ internals
+    def _arrange(self, stacked: bool) -> None:
+        """Side by side, or one above the other when narrow (beside the form on a 1024-px screen
+        three columns left the BLEU plot off the edge)."""
+        if stacked == self._stacked:
+            return
+        self._stacked = stacked
+        layout = self.canvas.ci
+        plots = (self.loss_plot, self.lr_plot, self.bleu_plot)
+        for plot in plots:
+            layout.removeItem(plot)
+        for i, plot in enumerate(plots):
+            layout.addItem(plot, row=i if stacked else 0, col=0 if stacked else i)
+        grid = layout.layout
+        for i in range(3):  # the loss keeps twice the room either way
+            grid.setRowStretchFactor(i, (2 if i == 0 else 1) if stacked else (1 if i == 0 else 0))
+            grid.setColumnStretchFactor(i, 1 if stacked else (2 if i == 0 else 1))
+
     def _append(self, name: str, step: int, value: float) -> None:
         if value is None or not math.isfinite(value):
             return  # a NaN point would break the line; the error record explains it instead

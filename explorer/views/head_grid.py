@@ -14,7 +14,7 @@ from PySide6 import QtCore, QtGui, QtWidgets
 from PySide6.QtCore import Signal
 
 from explorer.views.colormaps import DEFAULT_COLORMAP, map_to_rgba
-from explorer.views.heatmap import BASE_POINT_SIZE, release_title_width
+from explorer.views.heatmap import BASE_POINT_SIZE, set_fitted_title
 from explorer.views.mask_overlay import MASK_FILL
 from explorer.views.token_axis import TokenAxis
 
@@ -134,9 +134,8 @@ class HeadGridView(QtWidgets.QWidget):
         return self._title
 
     def _apply_title(self) -> None:
-        size = f"{BASE_POINT_SIZE * 1.3 * self._font_scale:.1f}pt"
-        self.plot.setTitle(self._title, color=self._text_color.name(), size=size)
-        release_title_width(self.plot)
+        set_fitted_title(self.plot, self._title, self._text_color.name(), BASE_POINT_SIZE * 1.3 * self._font_scale,
+                         self.canvas.width())
 
     def thumbnail_array(self, layer: int, head: int) -> np.ndarray:
         """The values coloured into tile (layer, head): the weights, NaN where masked."""
@@ -199,6 +198,9 @@ class HeadGridView(QtWidgets.QWidget):
     def eventFilter(self, watched, event) -> bool:  # Qt override
         if watched is self.canvas and event.type() == QtCore.QEvent.Type.Leave:
             self.readout.setText("Click a head to open it")
+        elif watched is self.canvas and event.type() == QtCore.QEvent.Type.Resize:
+            # After the canvas has laid its plot out: the titles are fitted to the new sizes.
+            QtCore.QTimer.singleShot(0, self, self._apply_title)
         return super().eventFilter(watched, event)
 
     def _on_mouse_moved(self, scene_pos) -> None:

@@ -38,6 +38,17 @@ def release_title_width(plot) -> None:
     label.setMinimumWidth(0)
 
 
+def set_fitted_title(plot, title: str, color: str, point_size: float, width: int) -> str:
+    """Set a plot's title, cut with an ellipsis to ``width`` pixels (the canvas' width): a title
+    wider than the plot would run off both edges. Returns the text shown."""
+    font = QtGui.QFont(QtWidgets.QApplication.font())
+    font.setPointSizeF(point_size)
+    shown = QtGui.QFontMetricsF(font).elidedText(title, QtCore.Qt.TextElideMode.ElideRight, max(60, width - 24))
+    plot.setTitle(shown, color=color, size=f"{point_size:.1f}pt")
+    release_title_width(plot)
+    return shown
+
+
 def axis_noun(title: str) -> str:
     """'Query: source token' -> 'query': the word the hover read-out uses for an axis."""
     return title.split(":", 1)[0].strip().lower() or "row"
@@ -212,6 +223,9 @@ class HeatmapView(QtWidgets.QWidget):
     def eventFilter(self, watched, event) -> bool:  # Qt override
         if watched is self.canvas and event.type() == QtCore.QEvent.Type.Leave:
             self._set_hover(None)
+        elif watched is self.canvas and event.type() == QtCore.QEvent.Type.Resize:
+            # After the canvas has laid its plot out: the titles are fitted to the new sizes.
+            QtCore.QTimer.singleShot(0, self, self._apply_titles)
         return super().eventFilter(watched, event)
 
     def _set_hover(self, cell: tuple[int, int] | None) -> None:
@@ -237,9 +251,15 @@ class HeatmapView(QtWidgets.QWidget):
         title, row_title, col_title = self._titles
         size = f"{BASE_POINT_SIZE * 1.15 * self._font_scale:.1f}pt"
         style = {"color": self._text_color.name(), "font-size": size}
-        self.plot.setTitle(title, color=self._text_color.name(),
-                           size=f"{BASE_POINT_SIZE * 1.3 * self._font_scale:.1f}pt")
-        release_title_width(self.plot)
+        set_fitted_title(self.plot, title, self._text_color.name(), BASE_POINT_SIZE * 1.3 * self._font_scale,
+                         self.canvas.width())
+        # The query title runs up the side of the plot; on a short canvas its explanation in
+        # brackets goes, rather than the title being cut off at the top.
+        font = QtGui.QFont(QtWidgets.QApplication.font())
+        font.setPointSizeF(BASE_POINT_SIZE * 1.15 * self._font_scale)
+        room = self.plot.vb.height() or 0.6 * self.canvas.height()
+        if QtGui.QFontMetricsF(font).horizontalAdvance(row_title) > room:
+            row_title = row_title.split(" (", 1)[0]
         labels = (row_title, col_title, tuple(style.items()))
         if labels == self._axis_labels:
             return  # setLabel drops the axes' cached pictures; a head switch keeps these titles

@@ -3,7 +3,7 @@
 pyqtgraph's AxisItem drops tick labels when they crowd and cannot rotate them, which is exactly wrong
 for a token axis: a researcher needs *every* label, and sub-word pieces are wider than a matrix
 cell. This axis draws its own labels: horizontal while they fit in a cell, slanted at 45° when they do
-not, vertical when even that is too tight, in smaller type (down to MIN_FONT_FACTOR) when a cell is
+not, vertical when even that is too tight, in smaller type (down to half size) when a cell is
 thinner than a line of text, and only every n-th label when even the smallest type does not fit. It also emphasises the label of the hovered row or column.
 """
 
@@ -15,7 +15,8 @@ import pyqtgraph as pg
 from PySide6 import QtCore, QtGui
 
 _SIN45 = math.sqrt(0.5)
-MIN_FONT_FACTOR = 0.6  # smallest label type, relative to the axis font: still legible on a projector
+MIN_FONT_FACTOR = 0.5  # smallest label type, relative to the axis font …
+MIN_POINT_SIZE = 7.0  # … and in points: below this a label is a smudge on any screen
 _AlignRight = QtCore.Qt.AlignmentFlag.AlignRight | QtCore.Qt.AlignmentFlag.AlignVCenter
 _AlignLeft = QtCore.Qt.AlignmentFlag.AlignLeft | QtCore.Qt.AlignmentFlag.AlignVCenter
 _AlignTop = QtCore.Qt.AlignmentFlag.AlignHCenter | QtCore.Qt.AlignmentFlag.AlignTop
@@ -145,7 +146,7 @@ class TokenAxis(pg.AxisItem):
         factor = max(MIN_FONT_FACTOR, cell / (line_h * 0.95))
         font = QtGui.QFont(self._font)
         if font.pointSizeF() > 0:
-            font.setPointSizeF(font.pointSizeF() * factor)
+            font.setPointSizeF(max(min(MIN_POINT_SIZE, font.pointSizeF()), font.pointSizeF() * factor))
         else:
             font.setPixelSize(max(1, int(font.pixelSize() * factor)))
         return font

@@ -16,8 +16,9 @@ CONTINUATION_MARK = "\u00b7"
 LONE_SPACE = "\u2423"
 _SPECIALS = {"<s>", "</s>", "<pad>", "<unk>"}
 # Shown under the attention views; the marks are the ones display_piece uses.
-LEGEND = (f"Pieces: {CONTINUATION_MARK}ther continues the word before it,  {LONE_SPACE} is a lone space,  "
-          "<s> and </s> start and end a sentence")
+LEGEND_PARTS = (f"Pieces: {CONTINUATION_MARK}ther continues the word before it,", f"{LONE_SPACE} is a lone space,",
+                "<s> and </s> start and end a sentence")
+LEGEND = "   ".join(LEGEND_PARTS)
 
 
 def display_piece(piece: str) -> str:
