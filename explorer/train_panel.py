@@ -144,7 +144,6 @@ class TrainPanel(QtWidgets.QWidget):
         self.split.addWidget(top)
         self.split.addWidget(bottom)
         self.split.setSizes([10_000, 1])  # the bottom holds only the replay row until a probe
-        self._form_sizes: list[int] | None = None  # the split before the probe took the room
         layout = QtWidgets.QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
         layout.addWidget(self.split)
@@ -332,10 +331,10 @@ class TrainPanel(QtWidgets.QWidget):
     def _on_side_tab(self, index: int) -> None:
         # Back on the settings after a run: give the form its room again (the probe's maps took
         # it), so it shows its rows rather than four of them behind a scroll bar.
-        if self.side_tabs.widget(index) is self._scroll and self._form_sizes is not None:
+        if self.side_tabs.widget(index) is self._scroll and self.attention.isVisibleTo(self):
             top, bottom = self.split.sizes()
-            if top < self._form_sizes[0]:
-                self.split.setSizes(self._form_sizes)
+            if top < bottom:
+                self.split.setSizes([10_000, 1])  # the maps keep their minimum height
 
     def _on_validity(self, ok: bool) -> None:
         self.start_button.setEnabled(ok and self.is_idle())
@@ -357,7 +356,6 @@ class TrainPanel(QtWidgets.QWidget):
         if first:
             self.attention.show()
             top, bottom = self.split.sizes()
-            self._form_sizes = [top, bottom]
             if bottom < 0.55 * (top + bottom):
                 self.split.setSizes([int(0.4 * (top + bottom)), int(0.6 * (top + bottom))])
             # The demo's picture is the cross-attention of the last layer (the anti-diagonal of

@@ -248,8 +248,11 @@ class AttentionPanel(QtWidgets.QWidget):
             # The Lines view draws no title on screen (the controls say it); a file needs one.
             export.export_painted(self.lines.render_to, size, path, title=self.title(), caption=self.title())
         else:
-            canvas = self.heatmap.canvas if view == "head" else self.grid.canvas
-            export.export_graphics_item(canvas.ci, path, title=self.title())
+            shown = self.heatmap if view == "head" else self.grid
+            # A tab shown just now re-fits its title only once the event loop runs; the file must
+            # not carry a title cut for the size the hidden tab had.
+            shown.fit_titles()
+            export.export_graphics_item(shown.canvas.ci, path, title=self.title())
 
     def export_npz(self, path: str) -> None:
         """All three kinds of maps with their tokens (see :func:`explorer.views.export.export_npz`)."""
@@ -298,8 +301,7 @@ class AttentionPanel(QtWidgets.QWidget):
             self.grid.set_maps(maps.of_kind(kind), masked if masked.any() else None, title=KIND_TITLES[kind])
             self._grid_shows = (id(maps), kind)
         # The mosaic shows every head; its title says which one the outline marks.
-        self.grid.set_title(f"{KIND_TITLES[kind]}: {maps.n_layers} layers × {maps.n_heads} heads, "
-                            f"layer {layer + 1} {which} outlined")
+        self.grid.set_title(f"{KIND_TITLES[kind]}: layer {layer + 1} {which} outlined")
         self.grid.set_selected(layer, None if mean else head)
         self.lines.set_layer(maps.of_kind(kind)[layer], rows, cols, *LINE_TITLES[kind])
         self.lines.set_heads(range(maps.n_heads) if mean else {head})

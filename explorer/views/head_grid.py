@@ -133,6 +133,10 @@ class HeadGridView(QtWidgets.QWidget):
     def title(self) -> str:
         return self._title
 
+    def fit_titles(self) -> None:
+        """Fit the title to the canvas' current size now (normally done after each resize)."""
+        self._apply_title()
+
     def _apply_title(self) -> None:
         set_fitted_title(self.plot, self._title, self._text_color.name(), BASE_POINT_SIZE * 1.3 * self._font_scale,
                          self.canvas.width())

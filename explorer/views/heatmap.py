@@ -247,6 +247,10 @@ class HeatmapView(QtWidgets.QWidget):
         self.readout.setText(text)
         self.hovered.emit(text)
 
+    def fit_titles(self) -> None:
+        """Fit the titles to the canvas' current size now (normally done after each resize)."""
+        self._apply_titles()
+
     def _apply_titles(self) -> None:
         title, row_title, col_title = self._titles
         size = f"{BASE_POINT_SIZE * 1.15 * self._font_scale:.1f}pt"

@@ -256,7 +256,7 @@ class PositionalEncodingView(QtWidgets.QWidget):
             wave.setAlphaF(0.55)
             self.curve_plot.plot(fine, fine_pe[:, k], pen=pg.mkPen(wave, width=1.5))
             self.curve_plot.plot(positions, self._pe[:, dim], pen=None, symbol="o", symbolSize=5,
-                                        symbolBrush=color, symbolPen=None)
+                                 symbolBrush=color, symbolPen=None, name=name)
             self._add_legend_entry(QtGui.QColor(color), name)
             # The same colour marks the dimension's column in the table, tying the two plots together.
             line = pg.InfiniteLine(pos=dim, angle=90, pen=pg.mkPen(color, width=3))
