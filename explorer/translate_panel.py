@@ -145,6 +145,7 @@ class TranslatePanel(QWidget):
         note = translation.unknown_note() if translation is not None else ""
         self.unknown_label.setText(note)
         self.unknown_label.setVisible(bool(note))
+        self._fit_wrapped()
         if translation is None:
             self.translation_view.setPlainText("")
             self.detail_label.setText("")
@@ -160,9 +161,10 @@ class TranslatePanel(QWidget):
         """Show why a translation failed; the previous translation goes, as it no longer matches."""
         self.translation_view.setPlainText("")
         self.detail_label.setText("")
+        self.unknown_label.hide()
         self.error_label.setText(message)
         self.error_label.show()
-        self._fit_error()
+        self._fit_wrapped()
 
     def set_busy(self, busy: bool) -> None:
         """Grey out the translation while a new one is computed: it belongs to the old sentence."""
@@ -171,14 +173,15 @@ class TranslatePanel(QWidget):
 
     def resizeEvent(self, event) -> None:  # Qt override
         super().resizeEvent(event)
-        self._fit_error()
+        self._fit_wrapped()
 
-    def _fit_error(self) -> None:
+    def _fit_wrapped(self) -> None:
         # A word-wrapped label's height depends on its width, which the layout's minimum ignores;
         # without a fixed height a long message overlaps the rows above it instead of pushing down.
-        if self.error_label.isVisibleTo(self):
-            width = max(1, self.error_label.width())
-            self.error_label.setFixedHeight(self.error_label.heightForWidth(width))
+        width = max(1, self.layout().contentsRect().width())  # a label just shown has no width yet
+        for label in (self.unknown_label, self.error_label):
+            if label.isVisibleTo(self):
+                label.setFixedHeight(label.heightForWidth(width))
 
     def add_history(self, text: str) -> None:
         """Put ``text`` at the top of the history, once, keeping the list short."""
