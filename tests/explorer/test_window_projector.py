@@ -225,3 +225,19 @@ def test_screenshot_mode_honours_a_projector_size(view, tmp_path, fake_model, re
     assert "warning" not in capsys.readouterr().err
     image = QImage(str(out))
     assert (image.width(), image.height()) == (1024, 768)
+
+
+def test_training_curves_stack_when_narrow(qtbot):
+    from explorer.views.curves import STACK_BELOW_PX, TrainingCurves
+
+    curves = TrainingCurves()
+    qtbot.addWidget(curves)
+    curves.resize(STACK_BELOW_PX - 160, 600)
+    curves.show()
+    qtbot.waitExposed(curves)
+    qtbot.waitUntil(curves.is_stacked)
+    width = curves.canvas.viewport().width()
+    for plot in (curves.loss_plot, curves.lr_plot, curves.bleu_plot):  # none past the right edge
+        assert plot.sceneBoundingRect().right() <= width + 1
+    curves.resize(STACK_BELOW_PX + 400, 400)
+    qtbot.waitUntil(lambda: not curves.is_stacked())
