@@ -32,7 +32,11 @@ def format_count(n: int) -> str:
 class InfoPanel(QWidget):
     """Shows a :class:`model.records.ModelInfo`, or a hint when no model is loaded."""
 
-    _FIELDS = ("Model", "Parameters", "Shape", "Vocabulary", "Device", "Note")
+    _FIELDS = ("Model", "Origin", "Parameters", "Shape", "Vocabulary", "Device", "Note")
+    # Where a model came from (ModelInfo.origin): its architecture is the paper's either way, its
+    # settings (activation, positional layout, ...) are in the table below.
+    ORIGINS = {"native": "Trained with Attention Explorer", "marian": "Hugging Face Marian (OPUS-MT) folder",
+               "marian-import": "Imported from a Marian (OPUS-MT) model"}
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -84,9 +88,11 @@ class InfoPanel(QWidget):
         name = info.path.rstrip("/\\").replace("\\", "/").rsplit("/", 1)[-1] or info.path
         self._set("Model", name, tooltip=info.path)
         self._set("Parameters", format_count(info.n_params), tooltip=f"{info.n_params:,} parameters")
+        self._set("Origin", self.ORIGINS.get(info.origin, info.origin))
+        d_ff = f" · d_ff {info.d_ff}" if info.d_ff else ""
         self._set(
             "Shape",
-            f"d_model {info.d_model} · {info.n_layers} layers · {info.n_heads} heads",
+            f"d_model {info.d_model}{d_ff} · {info.n_layers} + {info.n_layers} layers · {info.n_heads} heads",
         )
         self._set("Vocabulary", f"{info.vocab_size:,} pieces")
         self._set("Device", info.device)

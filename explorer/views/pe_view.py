@@ -16,7 +16,7 @@ from explorer.views.colormaps import DEFAULT_COLORMAP, DIVERGING_COLORMAP, get_c
 from explorer.views.heatmap import BASE_POINT_SIZE
 from explorer.views.lines_view import head_color
 from explorer.views.pe_math import (
-    default_dimensions, pe_similarity, sinusoidal_pe, sinusoidal_pe_at, wavelength,
+    default_dimensions, frequency, pe_similarity, sinusoidal_pe, sinusoidal_pe_at, wavelength,
 )
 
 _MARK = "#d62728"
@@ -34,6 +34,7 @@ class PositionalEncodingView(QtWidgets.QWidget):
     def __init__(self, parent=None) -> None:
         super().__init__(parent)
         self._d_model, self._positions, self._sentence = 512, 100, 0
+        self._layout = "interleaved"  # the loaded model's (ModelConfig.pe_layout)
         self._dims = default_dimensions(self._d_model)
         self._pe = np.zeros((0, 0), np.float32)
         self._sim = np.zeros((0, 0), np.float32)
@@ -47,7 +48,9 @@ class PositionalEncodingView(QtWidgets.QWidget):
         self._n_spin.valueChanged.connect(self.set_positions)
         self._len_spin.valueChanged.connect(self.set_sentence_length)
         self._dims_edit.editingFinished.connect(self._dims_from_text)
+        self.layout_label = QtWidgets.QLabel()
         bar = QtWidgets.QHBoxLayout()
+        bar.addWidget(self.layout_label)
         for text, widget in (("d_model", self._d_spin), ("Positions", self._n_spin),
                              ("Sentence length", self._len_spin), ("Curves of dimensions", self._dims_edit)):
             bar.addWidget(QtWidgets.QLabel(text))
@@ -119,6 +122,14 @@ class PositionalEncodingView(QtWidgets.QWidget):
             self._dims = default_dimensions(self._d_model)
         self._recompute()
 
+    def set_layout(self, layout: str) -> None:
+        """Draw the layout the loaded model uses: "interleaved" (the paper) or "halves" (Marian)."""
+        self._layout = "halves" if layout == "halves" else "interleaved"
+        self._recompute()
+
+    def pe_layout(self) -> str:
+        return self._layout
+
     def set_positions(self, n: int) -> None:
         """How many positions (rows) to draw; 100 by default."""
         self._positions = max(2, int(n))
@@ -189,7 +200,9 @@ class PositionalEncodingView(QtWidgets.QWidget):
 
     def _recompute(self) -> None:
         n, d = self._positions, self._d_model
-        self._pe = sinusoidal_pe(n, d)
+        self._pe = sinusoidal_pe(n, d, self._layout)
+        self.layout_label.setText("Layout: sines | cosines (Marian)" if self._layout == "halves"
+                                  else "Layout: sin/cos interleaved (paper)")
         self._sim = pe_similarity(self._pe)
         self.pe_image.setImage(self._pe, autoLevels=False, levels=(-1.0, 1.0))
         self.pe_image.setRect(QtCore.QRectF(-0.5, -0.5, d, n))
@@ -217,11 +230,11 @@ class PositionalEncodingView(QtWidgets.QWidget):
         # The model only ever sees integer positions (the dots); the thin line is the underlying wave,
         # drawn finely so that fast dimensions do not look like zig-zags.
         fine = np.linspace(0.0, self._positions - 1, 10 * self._positions)
-        fine_pe = sinusoidal_pe_at(fine, self._d_model, self._dims)
+        fine_pe = sinusoidal_pe_at(fine, self._d_model, self._dims, self._layout)
         for k, dim in enumerate(self._dims):
             color = head_color(k)
-            kind = "sin" if dim % 2 == 0 else "cos"
-            name = f"dim {dim} ({kind}, λ≈{wavelength(dim, self._d_model):.3g})"
+            kind = "sin" if frequency(dim, self._d_model, self._layout)[1] else "cos"
+            name = f"dim {dim} ({kind}, λ≈{wavelength(dim, self._d_model, self._layout):.3g})"
             wave = QtGui.QColor(color)
             wave.setAlphaF(0.55)
             self.curve_plot.plot(fine, fine_pe[:, k], pen=pg.mkPen(wave, width=1.5))

@@ -1,4 +1,4 @@
-"""Command line: train, translate, evaluate, info, data, average.
+"""Command line: train, translate, evaluate, info, data, average, import-marian.
 
 User errors end with one line on stderr and exit code 2 (1 for a failed training run); only bugs
 produce a traceback.
@@ -16,6 +16,7 @@ from model.cli.data import add_data_commands
 from model.cli.progress import fmt_time
 from model.cli.train import cmd_train
 from model.errors import TrainingError, UserError
+from model.marian.cli import add_cli as add_marian_cli
 
 
 def _load(a):
@@ -173,6 +174,7 @@ def build_parser() -> argparse.ArgumentParser:
     av.add_argument("--half", action="store_true", help="store fp16 weights")
     av.set_defaults(func=cmd_average)
     add_data_commands(sub)
+    add_marian_cli(sub)
     return p
 
 
