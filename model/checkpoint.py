@@ -91,7 +91,9 @@ def read_config(folder: Path) -> tuple[ModelConfig, dict]:
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise CheckpointError(f"{folder / CONFIG} is not valid JSON ({exc})") from None
     if not isinstance(data, dict) or not isinstance(data.get("model"), dict):
-        raise CheckpointError(f"{folder / CONFIG} has no 'model' section: not an Attention Explorer model")
+        hint = ("; a Marian folder opens as it is, and trains once imported (import-marian SRC --out DIR)"
+                if isinstance(data, dict) and data.get("model_type") == "marian" else "")
+        raise CheckpointError(f"{folder / CONFIG} has no 'model' section: not an Attention Explorer model{hint}")
     try:
         cfg = ModelConfig.from_dict(data["model"])
     except (TypeError, UserError) as exc:
@@ -164,6 +166,7 @@ def save_model(folder: Path, model: Transformer, tokenizer: Tokenizer, meta: dic
         if getattr(tokenizer, "kind", "") == "marian":  # an imported Marian model keeps its tokenizer files
             tokenizer.save_into(tmp)
             cfg["tokenizer"] = "marian"
+            cfg["meta"] = {"origin": "marian-import", **cfg["meta"]}  # fine-tuned, it is still Marian's model
         else:
             tokenizer.save(tmp / SPM)
         (tmp / CONFIG).write_text(json.dumps(cfg, indent=2, sort_keys=True), encoding="utf-8")

@@ -100,8 +100,8 @@ class _Progress:
 
 def cmd_info(a) -> int:
     info = _load(a).info()
-    rows = [("path", info.path), ("parameters", f"{info.n_params:,}"), ("vocabulary", info.vocab_size),
-            ("device", info.device)] + list(info.config)
+    rows = [("path", info.path), ("origin", info.origin), ("parameters", f"{info.n_params:,}"),
+            ("vocabulary", info.vocab_size), ("device", info.device)] + list(info.config)
     for k, v in rows:
         print(f"{k:>14}: {v}")
     return 0

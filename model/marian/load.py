@@ -13,6 +13,13 @@ from model.marian.weights import read_tensors, to_state_dict
 ORIGIN_HF, ORIGIN_IMPORT = "marian", "marian-import"
 
 
+def display_name(folder: Path) -> str:
+    """org/name for a hub cache snapshot (its own folder name is a commit hash), else the folder's name."""
+    if folder.parent.name == "snapshots" and folder.parent.parent.name.startswith("models--"):
+        return folder.parent.parent.name.removeprefix("models--").replace("--", "/")
+    return folder.name
+
+
 def load_hf_marian(folder: Path, device: str = "cpu") -> LoadedModel:
     """A Marian folder (config.json with model_type "marian", weights, source.spm, target.spm, vocab.json).
 
@@ -27,7 +34,7 @@ def load_hf_marian(folder: Path, device: str = "cpu") -> LoadedModel:
     tensors = to_state_dict(read_tensors(folder), cfg, folder)
     model = build_model(cfg, tensors, f"{folder.name}'s Marian weights").to(device).eval()
     meta = {"origin": ORIGIN_HF, "imported_from": str(folder),
-            "note": f"Hugging Face Marian model ({hf.get('_name_or_path') or folder.name})"}
+            "note": f"Hugging Face Marian model {display_name(folder)}"}
     return LoadedModel(model, tokenizer, cfg, folder, device, meta)
 
 
@@ -39,5 +46,5 @@ def import_marian(source: Path | str, out: Path | str) -> Path:
     folder = resolve(source)
     loaded = load_hf_marian(folder)
     meta = {"origin": ORIGIN_IMPORT, "imported_from": str(folder), "step": 0,
-            "note": f"imported from the Marian model {folder}"}
+            "note": f"imported from the Marian model {display_name(folder)}"}
     return save_model(Path(out), loaded.model, loaded.tokenizer, meta=meta)
