@@ -48,9 +48,7 @@ class PositionalEncodingView(QtWidgets.QWidget):
         self._n_spin.valueChanged.connect(self.set_positions)
         self._len_spin.valueChanged.connect(self.set_sentence_length)
         self._dims_edit.editingFinished.connect(self._dims_from_text)
-        self.layout_label = QtWidgets.QLabel()
         bar = QtWidgets.QHBoxLayout()
-        bar.addWidget(self.layout_label)
         for text, widget in (("d_model", self._d_spin), ("Positions", self._n_spin),
                              ("Sentence length", self._len_spin), ("Curves of dimensions", self._dims_edit)):
             bar.addWidget(QtWidgets.QLabel(text))
@@ -125,7 +123,15 @@ class PositionalEncodingView(QtWidgets.QWidget):
     def set_layout(self, layout: str) -> None:
         """Draw the layout the loaded model uses: "interleaved" (the paper) or "halves" (Marian)."""
         self._layout = "halves" if layout == "halves" else "interleaved"
+        self.pe_plot.setTitle(self.pe_title(), color=self._text.name(), size=self._title_size)
         self._recompute()
+
+    def pe_title(self) -> str:
+        """The table's title; it names the layout when it is not the paper's (the title, not a label:
+        the tab's bar must stay narrow enough for a 1024-px projector)."""
+        if self._layout == "halves":
+            return "Positional encoding PE[pos, i]: sines, then cosines (Marian)"
+        return "Positional encoding PE[pos, i]"
 
     def pe_layout(self) -> str:
         return self._layout
@@ -169,9 +175,9 @@ class PositionalEncodingView(QtWidgets.QWidget):
     def set_font_scale(self, f: float) -> None:
         font = QtGui.QFont(self.font())
         font.setPointSizeF(BASE_POINT_SIZE * max(0.5, float(f)))
-        size = f"{BASE_POINT_SIZE * 1.1 * max(0.5, float(f)):.1f}pt"
+        size = self._title_size = f"{BASE_POINT_SIZE * 1.1 * max(0.5, float(f)):.1f}pt"
         titles = {
-            self.pe_plot: ("Positional encoding PE[pos, i]", "dimension i", "position"),
+            self.pe_plot: (self.pe_title(), "dimension i", "position"),
             self.sim_plot: ("Similarity PE·PEᵀ", "position", "position"),
             self.curve_plot: ("Chosen dimensions over position", "position", "PE value"),
         }
@@ -201,8 +207,6 @@ class PositionalEncodingView(QtWidgets.QWidget):
     def _recompute(self) -> None:
         n, d = self._positions, self._d_model
         self._pe = sinusoidal_pe(n, d, self._layout)
-        self.layout_label.setText("Layout: sines | cosines (Marian)" if self._layout == "halves"
-                                  else "Layout: sin/cos interleaved (paper)")
         self._sim = pe_similarity(self._pe)
         self.pe_image.setImage(self._pe, autoLevels=False, levels=(-1.0, 1.0))
         self.pe_image.setRect(QtCore.QRectF(-0.5, -0.5, d, n))

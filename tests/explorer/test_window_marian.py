@@ -66,6 +66,7 @@ def test_imported_marian_model_in_every_view(qtbot, window, marian_model, tmp_pa
     assert win.info_panel.value("Shape") == "d_model 32 · d_ff 64 · 2 + 2 layers · 4 heads"
     assert win.info_panel.config_value("activation") == "swish"
     assert win.pe_view.pe_layout() == "halves" and win.pe_view.d_model() == 32
+    assert "sines, then cosines" in win.pe_view.pe_title()
     np.testing.assert_array_equal(win.pe_view.pe_array(), sinusoidal_pe(win.pe_view.pe_array().shape[0], 32, "halves"))
     maps = tr.attention
     assert maps.target_tokens[0] == "<pad>" and maps.source_tokens[-1] == "</s>"  # Marian's start and end
