@@ -70,6 +70,7 @@ def test_logits_equal_transformers(marian, fmt):
     assert float(out.logits.std()) > 0.5  # the numbers compared are not all near zero
 
 
+@pytest.mark.filterwarnings("ignore:Recommended: pip install sacremoses")
 def test_tokenizer_ids_are_vocab_json_ones_as_in_transformers(marian, hf_tok):
     from model.checkpoint import load_model
     loaded = load_model(marian[1])
