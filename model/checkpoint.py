@@ -119,9 +119,9 @@ def load_model(path: Path | str, device: str = "cpu") -> LoadedModel:
     """Load and fully validate a model folder; raises CheckpointError with a readable message."""
     folder = resolve(path)
     from model.marian.folder import read_hf_config
-    if read_hf_config(folder) is not None:  # a Hugging Face Marian folder, read as it is
-        from model.marian.load import load_hf_marian
-        return load_hf_marian(folder, device)
+    hf = read_hf_config(folder)
+    if hf is not None:  # a Hugging Face Marian folder, read as it is
+        return load_hf_marian(folder, hf, device)
     cfg, data = read_config(folder)
     tokenizer = load_tokenizer(folder, cfg, data)
     if not (folder / WEIGHTS).is_file():
@@ -134,6 +134,24 @@ def load_model(path: Path | str, device: str = "cpu") -> LoadedModel:
         raise CheckpointError(f"{folder / WEIGHTS} is corrupt or truncated ({exc})") from None
     model = build_model(cfg, tensors, WEIGHTS).to(device).eval()
     return LoadedModel(model, tokenizer, cfg, folder, device, data.get("meta", {}))
+
+
+def load_hf_marian(folder: Path, hf: dict, device: str = "cpu") -> LoadedModel:
+    """A Hugging Face Marian folder (``hf``: its config.json) as our Transformer; see ``model.marian``.
+
+    The tokenizer is checked before the weights are read, so a broken folder fails fast; nothing in it
+    is ever executed (weights come from safetensors or a weights-only ``torch.load``).
+    """
+    from model.marian.folder import display_name, marian_config
+    from model.marian.tokenizer import MarianTokenizer
+    from model.marian.weights import read_tensors, to_state_dict
+    cfg, _ = marian_config(hf, folder)
+    tokenizer = MarianTokenizer.load(folder, cfg.vocab_size, cfg.pad_id, cfg.eos_id)
+    tensors = to_state_dict(read_tensors(folder), cfg, folder)
+    model = build_model(cfg, tensors, f"{folder.name}'s Marian weights").to(device).eval()
+    meta = {"origin": "marian", "imported_from": str(folder),
+            "note": f"Hugging Face Marian model {display_name(folder)}"}
+    return LoadedModel(model, tokenizer, cfg, folder, device, meta)
 
 
 def build_model(cfg: ModelConfig, tensors: dict[str, torch.Tensor], source: str) -> Transformer:

@@ -46,6 +46,13 @@ def cache_snapshot(path: Path) -> Path | None:
     return found[0] if len(found) == 1 else None
 
 
+def display_name(folder: Path) -> str:
+    """org/name for a hub cache snapshot (its own folder name is a commit hash), else the folder's name."""
+    if folder.parent.name == "snapshots" and folder.parent.parent.name.startswith("models--"):
+        return folder.parent.parent.name.removeprefix("models--").replace("--", "/")
+    return folder.name
+
+
 def read_hf_config(folder: Path) -> dict | None:
     """The folder's config.json when it is a Hugging Face one (it has ``model_type``), else None."""
     try:
