@@ -20,7 +20,7 @@ from functools import partial
 
 from model.records import KINDS
 
-CLI_COMMANDS = ("train", "translate", "evaluate", "info", "data", "average")
+CLI_COMMANDS = ("train", "translate", "evaluate", "info", "data", "average", "import-marian")
 VIEWS = ("grid", "head", "lines", "pe")
 SCREENSHOT_TIMEOUT_MS = 300_000  # a generous cap so a hung load cannot keep CI waiting forever
 SETTLE_MS = 200  # lets pyqtgraph finish its deferred layout before the window is grabbed

@@ -45,7 +45,11 @@ def model_display_name(path: str) -> str:
 class InfoPanel(QWidget):
     """Shows a :class:`model.records.ModelInfo`, or a hint when no model is loaded."""
 
-    _FIELDS = ("Model", "Parameters", "Shape", "Vocabulary", "Device", "Note")
+    _FIELDS = ("Model", "Origin", "Parameters", "Shape", "Vocabulary", "Device", "Note")
+    # Where a model came from (ModelInfo.origin): its architecture is the paper's either way, its
+    # settings (activation, positional layout, ...) are in the table below.
+    ORIGINS = {"native": "Trained with Attention Explorer", "marian": "Hugging Face Marian (OPUS-MT) folder",
+               "marian-import": "Imported from a Marian (OPUS-MT) model"}
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -97,9 +101,11 @@ class InfoPanel(QWidget):
         name = model_display_name(info.path)
         self._set("Model", name, tooltip=info.path)
         self._set("Parameters", format_count(info.n_params), tooltip=f"{info.n_params:,} parameters")
+        self._set("Origin", self.ORIGINS.get(info.origin, info.origin))
+        d_ff = f" · d_ff {info.d_ff}" if info.d_ff else ""
         self._set(
             "Shape",
-            f"d_model {info.d_model} · {info.n_layers} layers · {info.n_heads} heads",
+            f"d_model {info.d_model}{d_ff} · {info.n_layers} + {info.n_layers} layers · {info.n_heads} heads",
         )
         self._set("Vocabulary", f"{info.vocab_size:,} pieces")
         self._set("Device", info.device)

@@ -364,6 +364,7 @@ class MainWindow(QMainWindow):
         self.setWindowTitle(f"{TITLE} — {name}")
         self.show_status(f"Loaded {name}")
         self.pe_view.set_d_model(info.d_model)
+        self.pe_view.set_layout(info.pe_layout)
         self.translate_panel.set_model_ready(True)
         if self._remember_recent and Path(info.path).is_dir():
             self.recent.add(info.path)

@@ -1,5 +1,9 @@
 """Model folders: config.json + model.safetensors + spm.model (+ train_state.pt for resuming).
 
+An imported Marian model keeps Marian's tokenizer files (source.spm, target.spm, vocab.json) instead of
+spm.model, and config.json says so ("tokenizer": "marian"). A Hugging Face Marian folder itself is read
+by ``model.marian``.
+
 Nothing here unpickles arbitrary objects: weights come from safetensors (a plain tensor format) and the
 optimizer/RNG state from ``torch.load(weights_only=True)``, which refuses anything but tensors and
 containers. Every write goes to a temporary folder that is renamed into place, so a crash mid-save never
@@ -49,6 +53,10 @@ def resolve(path: Path | str) -> Path:
         name = (path / LATEST).read_text(encoding="utf-8").strip()
         if name and "/" not in name and (path / name / CONFIG).is_file():
             return path / name
+    from model.marian.folder import cache_snapshot
+    snapshot = cache_snapshot(path)  # a Hugging Face hub cache folder, models--org--name
+    if snapshot is not None:
+        return snapshot
     raise CheckpointError(f"not a model folder: {path} has no {CONFIG} (expected {CONFIG}, {WEIGHTS}, {SPM})")
 
 
@@ -70,7 +78,9 @@ class LoadedModel:
         return ModelInfo(path=str(self.path), config=tuple(self.config.to_dict().items()),
                          n_params=self.model.num_parameters(), vocab_size=self.tokenizer.vocab_size,
                          device=self.device, d_model=self.config.d_model, n_layers=self.config.n_layers,
-                         n_heads=self.config.n_heads, note=str(self.meta.get("note", "")))
+                         n_heads=self.config.n_heads, note=str(self.meta.get("note", "")),
+                         origin=str(self.meta.get("origin", "native")), d_ff=self.config.d_ff,
+                         pe_layout=self.config.pe_layout)
 
 
 def read_config(folder: Path) -> tuple[ModelConfig, dict]:
@@ -81,7 +91,9 @@ def read_config(folder: Path) -> tuple[ModelConfig, dict]:
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise CheckpointError(f"{folder / CONFIG} is not valid JSON ({exc})") from None
     if not isinstance(data, dict) or not isinstance(data.get("model"), dict):
-        raise CheckpointError(f"{folder / CONFIG} has no 'model' section: not an Attention Explorer model")
+        hint = ("; a Marian folder opens as it is, and trains once imported (import-marian SRC --out DIR)"
+                if isinstance(data, dict) and data.get("model_type") == "marian" else "")
+        raise CheckpointError(f"{folder / CONFIG} has no 'model' section: not an Attention Explorer model{hint}")
     try:
         cfg = ModelConfig.from_dict(data["model"])
     except (TypeError, UserError) as exc:
@@ -89,16 +101,29 @@ def read_config(folder: Path) -> tuple[ModelConfig, dict]:
     return cfg, data
 
 
-def load_model(path: Path | str, device: str = "cpu") -> LoadedModel:
-    """Load and fully validate a model folder; raises CheckpointError with a readable message."""
-    folder = resolve(path)
-    cfg, data = read_config(folder)
+def load_tokenizer(folder: Path, cfg: ModelConfig, data: dict):
+    """The folder's tokenizer: spm.model, or Marian's three files for an imported Marian model."""
+    if data.get("tokenizer") == "marian":
+        from model.marian.tokenizer import MarianTokenizer
+        return MarianTokenizer.load(folder, cfg.vocab_size, cfg.pad_id, cfg.eos_id)
     if not (folder / SPM).is_file():
         raise CheckpointError(f"{folder} has no tokenizer ({SPM})")
     tokenizer = Tokenizer.load(folder / SPM)
     if tokenizer.vocab_size != cfg.vocab_size:
         raise CheckpointError(f"the tokenizer has {tokenizer.vocab_size} pieces but the model's embedding "
                               f"has {cfg.vocab_size} rows: {SPM} does not belong to this model")
+    return tokenizer
+
+
+def load_model(path: Path | str, device: str = "cpu") -> LoadedModel:
+    """Load and fully validate a model folder; raises CheckpointError with a readable message."""
+    folder = resolve(path)
+    from model.marian.folder import read_hf_config
+    hf = read_hf_config(folder)
+    if hf is not None:  # a Hugging Face Marian folder, read as it is
+        return load_hf_marian(folder, hf, device)
+    cfg, data = read_config(folder)
+    tokenizer = load_tokenizer(folder, cfg, data)
     if not (folder / WEIGHTS).is_file():
         others = [p.name for p in folder.glob("*.bin")] + [p.name for p in folder.glob("*.pt*")]
         hint = f" (found {', '.join(others)}; only safetensors weights are loaded)" if others else ""
@@ -107,21 +132,44 @@ def load_model(path: Path | str, device: str = "cpu") -> LoadedModel:
         tensors = load_file(str(folder / WEIGHTS))
     except (SafetensorError, OSError, ValueError) as exc:
         raise CheckpointError(f"{folder / WEIGHTS} is corrupt or truncated ({exc})") from None
+    model = build_model(cfg, tensors, WEIGHTS).to(device).eval()
+    return LoadedModel(model, tokenizer, cfg, folder, device, data.get("meta", {}))
+
+
+def load_hf_marian(folder: Path, hf: dict, device: str = "cpu") -> LoadedModel:
+    """A Hugging Face Marian folder (``hf``: its config.json) as our Transformer; see ``model.marian``.
+
+    The tokenizer is checked before the weights are read, so a broken folder fails fast; nothing in it
+    is ever executed (weights come from safetensors or a weights-only ``torch.load``).
+    """
+    from model.marian.folder import display_name, marian_config
+    from model.marian.tokenizer import MarianTokenizer
+    from model.marian.weights import read_tensors, to_state_dict
+    cfg, _ = marian_config(hf, folder)
+    tokenizer = MarianTokenizer.load(folder, cfg.vocab_size, cfg.pad_id, cfg.eos_id)
+    tensors = to_state_dict(read_tensors(folder), cfg, folder)
+    model = build_model(cfg, tensors, f"{folder.name}'s Marian weights").to(device).eval()
+    meta = {"origin": "marian", "imported_from": str(folder),
+            "note": f"Hugging Face Marian model {display_name(folder)}"}
+    return LoadedModel(model, tokenizer, cfg, folder, device, meta)
+
+
+def build_model(cfg: ModelConfig, tensors: dict[str, torch.Tensor], source: str) -> Transformer:
+    """A Transformer for ``cfg`` holding ``tensors``, each checked for name, shape and finiteness."""
     model = Transformer(cfg)
     expected = model.state_dict()
     missing = sorted(set(expected) - set(tensors))
     extra = sorted(set(tensors) - set(expected))
     if missing or extra:
-        raise CheckpointError(f"{WEIGHTS} does not match config.json: missing {missing[:3]}, unexpected {extra[:3]}")
+        raise CheckpointError(f"{source} does not match config.json: missing {missing[:3]}, unexpected {extra[:3]}")
     for name, t in tensors.items():
         if t.shape != expected[name].shape:
-            raise CheckpointError(f"{WEIGHTS}: {name} has shape {tuple(t.shape)}, config.json implies "
+            raise CheckpointError(f"{source}: {name} has shape {tuple(t.shape)}, config.json implies "
                                   f"{tuple(expected[name].shape)}")
         if not torch.isfinite(t).all():
-            raise CheckpointError(f"{WEIGHTS}: {name} holds NaN or infinite values")
+            raise CheckpointError(f"{source}: {name} holds NaN or infinite values")
     model.load_state_dict({k: v.float() for k, v in tensors.items()})
-    model.to(device).eval()
-    return LoadedModel(model, tokenizer, cfg, folder, device, data.get("meta", {}))
+    return model
 
 
 def save_model(folder: Path, model: Transformer, tokenizer: Tokenizer, meta: dict | None = None,
@@ -132,8 +180,13 @@ def save_model(folder: Path, model: Transformer, tokenizer: Tokenizer, meta: dic
         state = {k: (v.detach().half() if half and v.is_floating_point() else v.detach()).cpu().contiguous()
                  for k, v in model.state_dict().items()}
         save_file(state, str(tmp / WEIGHTS), metadata={"format": FORMAT})
-        tokenizer.save(tmp / SPM)
         cfg = {"format": FORMAT, "model": model.cfg.to_dict(), "meta": meta or {}}
+        if getattr(tokenizer, "kind", "") == "marian":  # an imported Marian model keeps its tokenizer files
+            tokenizer.save_into(tmp)
+            cfg["tokenizer"] = "marian"
+            cfg["meta"] = {"origin": "marian-import", **cfg["meta"]}  # fine-tuned, it is still Marian's model
+        else:
+            tokenizer.save(tmp / SPM)
         (tmp / CONFIG).write_text(json.dumps(cfg, indent=2, sort_keys=True), encoding="utf-8")
         if train_state is not None:
             torch.save(train_state, tmp / STATE)

@@ -14,7 +14,8 @@ from pathlib import Path
 from model.errors import UserError
 
 PAD_ID, UNK_ID, BOS_ID, EOS_ID = 0, 1, 2, 3
-LEGACY_FIELDS = frozenset({"bos_id", "eos_id"})  # in older config.json files; ignored
+PE_LAYOUTS = ("interleaved", "halves")
+ACTIVATIONS = ("relu", "swish", "gelu")
 
 
 @dataclass(frozen=True)
@@ -33,6 +34,14 @@ class ModelConfig:
     share_embeddings: bool = True
     norm_eps: float = 1e-5
     pad_id: int = PAD_ID
+    bos_id: int = BOS_ID  # the decoder's first input (Marian: decoder_start_token_id, which is its pad)
+    eos_id: int = EOS_ID
+    # Options that other models of the paper's kind set differently (an imported Marian/OPUS-MT model);
+    # the defaults are the paper's, so existing config.json files load unchanged.
+    pe_layout: str = "interleaved"  # sin/cos interleaved (§3.5) | "halves": all sines, then all cosines
+    activation: str = "relu"  # of the feed-forward layer: relu (eq. 2) | swish (= silu) | gelu
+    scale_embedding: bool = True  # multiply embeddings by √d_model (§3.4)
+    final_logits_bias: bool = False  # a fixed (V,) bias added to the output logits
 
     def __post_init__(self) -> None:
         if self.d_model % self.n_heads:
@@ -44,6 +53,16 @@ class ModelConfig:
             raise UserError(f"share_embeddings must be true or false, got {self.share_embeddings!r}")
         if self.vocab_size < 5:
             raise UserError("vocab_size must leave room for the 4 special pieces")
+        if self.pe_layout not in PE_LAYOUTS:
+            raise UserError(f"pe_layout must be one of {', '.join(PE_LAYOUTS)}, got {self.pe_layout!r}")
+        if self.activation not in ACTIVATIONS:
+            raise UserError(f"activation must be one of {', '.join(ACTIVATIONS)}, got {self.activation!r}")
+        for name in ("scale_embedding", "final_logits_bias"):
+            if not isinstance(getattr(self, name), bool):
+                raise UserError(f"{name} must be true or false, got {getattr(self, name)!r}")
+        for name in ("pad_id", "bos_id", "eos_id"):
+            if not 0 <= getattr(self, name) < self.vocab_size:
+                raise UserError(f"{name} ({getattr(self, name)}) is outside the vocabulary of {self.vocab_size}")
         for name in ("dropout", "attn_dropout"):
             if not 0.0 <= getattr(self, name) < 1.0:
                 raise UserError(f"{name} must be in [0, 1), got {getattr(self, name)}")
@@ -60,9 +79,6 @@ class ModelConfig:
 
     @classmethod
     def from_dict(cls, data: dict) -> ModelConfig:
-        # Older checkpoints also stored bos_id and eos_id, which nothing read (BOS_ID and EOS_ID are fixed
-        # by the tokenizer): accepted and dropped, so that those checkpoints still load.
-        data = {k: v for k, v in data.items() if k not in LEGACY_FIELDS}
         names = {f.name for f in dataclasses.fields(cls)}
         unknown = set(data) - names
         if unknown:

@@ -205,29 +205,37 @@ class MultiHeadAttention(nn.Module):
         return self.w_o(out), weights
 
 
-class PositionwiseFeedForward(nn.Module):
-    """FFN(x) = max(0, xW1 + b1)W2 + b2, eq. (2)."""
+# The feed-forward layer's non-linearity: the paper's ReLU, or what an imported model was trained with
+# (OPUS-MT's Marian models use swish, x·σ(x), which PyTorch calls SiLU).
+ACTIVATION_FUNCTIONS = {"relu": F.relu, "swish": F.silu, "gelu": F.gelu}
 
-    def __init__(self, d_model: int, d_ff: int) -> None:
+
+class PositionwiseFeedForward(nn.Module):
+    """FFN(x) = max(0, xW1 + b1)W2 + b2, eq. (2); another activation in place of max(0, ·) if asked."""
+
+    def __init__(self, d_model: int, d_ff: int, activation: str = "relu") -> None:
         super().__init__()
         self.w_1 = nn.Linear(d_model, d_ff)
         self.w_2 = nn.Linear(d_ff, d_model)
+        self.activation = activation
+        self._act = ACTIVATION_FUNCTIONS[activation]
 
     def forward(self, x: Tensor) -> Tensor:
-        return self.w_2(F.relu(self.w_1(x)))
+        return self.w_2(self._act(self.w_1(x)))
 
 
 class PositionalEncoding(nn.Module):
     """Sinusoidal encoding, section 3.5: PE(pos, 2i) = sin(pos/10000^(2i/d)), PE(pos, 2i+1) = cos(...).
 
     Computed for any length: the table grows on demand, so no sentence is ever too long for it.
-    It is a non-persistent buffer, so checkpoints do not carry it.
+    It is a non-persistent buffer, so checkpoints do not carry it. ``layout="halves"`` puts the same
+    sines in the first half of the dimensions and the cosines in the second (Marian's layout).
     """
 
-    def __init__(self, d_model: int) -> None:
+    def __init__(self, d_model: int, layout: str = "interleaved") -> None:
         super().__init__()
-        self.d_model = d_model
-        self.register_buffer("table", sinusoidal_table(256, d_model), persistent=False)
+        self.d_model, self.layout = d_model, layout
+        self.register_buffer("table", sinusoidal_table(256, d_model, layout), persistent=False)
 
     def forward(self, length: int, offset: int = 0) -> Tensor:
         end = offset + length
@@ -235,15 +243,21 @@ class PositionalEncoding(nn.Module):
             # Grown as a normal tensor even while decoding under inference_mode, so that training the
             # same model afterwards (the live probe does this) may still use it.
             with torch.inference_mode(False):
-                self.table = sinusoidal_table(max(end, 2 * self.table.size(0)), self.d_model).to(self.table.device)
+                self.table = sinusoidal_table(max(end, 2 * self.table.size(0)), self.d_model,
+                                              self.layout).to(self.table.device)
         return self.table[offset:end]  # (T, D)
 
 
-def sinusoidal_table(n_positions: int, d_model: int) -> Tensor:
+def sinusoidal_table(n_positions: int, d_model: int, layout: str = "interleaved") -> Tensor:
     pos = torch.arange(n_positions, dtype=torch.float64).unsqueeze(1)  # (P, 1)
     two_i = torch.arange(0, d_model, 2, dtype=torch.float64)  # (D/2,)
     angle = pos / torch.pow(10000.0, two_i / d_model)  # (P, D/2); float64 so long positions stay exact
     pe = torch.zeros(n_positions, d_model, dtype=torch.float64)
+    if layout == "halves":  # the same values, in another order: dims [0, ⌈D/2⌉) sines, the rest cosines
+        half = (d_model + 1) // 2
+        pe[:, :half] = torch.sin(angle)
+        pe[:, half:] = torch.cos(angle[:, : d_model // 2])
+        return pe.float()
     pe[:, 0::2] = torch.sin(angle)
     pe[:, 1::2] = torch.cos(angle[:, : d_model // 2])
     return pe.float()
@@ -256,7 +270,7 @@ class EncoderLayer(nn.Module):
         super().__init__()
         self.self_attn = MultiHeadAttention(cfg.d_model, cfg.n_heads, cfg.attn_dropout)
         self.norm_1 = nn.LayerNorm(cfg.d_model, eps=cfg.norm_eps)
-        self.feed_forward = PositionwiseFeedForward(cfg.d_model, cfg.d_ff)
+        self.feed_forward = PositionwiseFeedForward(cfg.d_model, cfg.d_ff, cfg.activation)
         self.norm_2 = nn.LayerNorm(cfg.d_model, eps=cfg.norm_eps)
         self.dropout = nn.Dropout(cfg.dropout)
 
@@ -279,7 +293,7 @@ class DecoderLayer(nn.Module):
         self.norm_1 = nn.LayerNorm(cfg.d_model, eps=cfg.norm_eps)
         self.cross_attn = MultiHeadAttention(cfg.d_model, cfg.n_heads, cfg.attn_dropout)
         self.norm_2 = nn.LayerNorm(cfg.d_model, eps=cfg.norm_eps)
-        self.feed_forward = PositionwiseFeedForward(cfg.d_model, cfg.d_ff)
+        self.feed_forward = PositionwiseFeedForward(cfg.d_model, cfg.d_ff, cfg.activation)
         self.norm_3 = nn.LayerNorm(cfg.d_model, eps=cfg.norm_eps)
         self.dropout = nn.Dropout(cfg.dropout)
 

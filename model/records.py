@@ -119,6 +119,9 @@ class ModelInfo:
     n_layers: int
     n_heads: int
     note: str = ""
+    origin: str = "native"  # "native" (trained here), "marian" (a Hugging Face folder) or "marian-import"
+    d_ff: int = 0
+    pe_layout: str = "interleaved"  # how the model lays out its sinusoids (ModelConfig.pe_layout)
 
 
 @dataclass(frozen=True)

@@ -32,6 +32,8 @@ def clean_text(text: str) -> str:
 class Tokenizer:
     """Thin wrapper around a SentencePiece processor with this project's special ids."""
 
+    pad_id, unk_id, bos_id, eos_id = PAD_ID, UNK_ID, BOS_ID, EOS_ID
+
     def __init__(self, model_bytes: bytes) -> None:
         self.model_bytes = model_bytes
         self.sp = spm.SentencePieceProcessor()
@@ -77,6 +79,10 @@ class Tokenizer:
 
     def encode(self, text: str) -> list[int]:
         return self.sp.encode(clean_text(text), out_type=int)
+
+    def encode_target(self, text: str) -> list[int]:
+        """The target side of a training pair: the same joint vocabulary (Marian's has its own model)."""
+        return self.encode(text)
 
     def decode(self, ids: Iterable[int]) -> str:
         return self.sp.decode([i for i in ids if i not in (PAD_ID, BOS_ID, EOS_ID)])

@@ -74,7 +74,11 @@ class Transformer(nn.Module):
         self.src_embedding = (None if cfg.share_embeddings
                               else nn.Embedding(cfg.vocab_size, cfg.d_model, padding_idx=cfg.pad_id))
         self.output_weight = None if cfg.share_embeddings else nn.Parameter(torch.empty(cfg.vocab_size, cfg.d_model))
-        self.positional = PositionalEncoding(cfg.d_model)
+        self.positional = PositionalEncoding(cfg.d_model, cfg.pe_layout)
+        # A fixed (V,) bias on the logits (Marian's final_logits_bias): a buffer, as there, so it is saved
+        # with the weights but never trained.
+        self.register_buffer("final_logits_bias", torch.zeros(cfg.vocab_size) if cfg.final_logits_bias else None)
+        self.embed_scale = math.sqrt(cfg.d_model) if cfg.scale_embedding else 1.0
         self.dropout = nn.Dropout(cfg.dropout)
         self.encoder = nn.ModuleList(EncoderLayer(cfg) for _ in range(cfg.n_layers))
         self.decoder = nn.ModuleList(DecoderLayer(cfg) for _ in range(cfg.n_layers))
@@ -103,7 +107,7 @@ class Transformer(nn.Module):
 
     def embed(self, tokens: Tensor, offset: int = 0, source: bool = False) -> Tensor:
         table = self.src_embedding if source and self.src_embedding is not None else self.embedding
-        x = table(tokens) * math.sqrt(self.cfg.d_model)  # (B, T, D)
+        x = table(tokens) * self.embed_scale  # (B, T, D)
         return self.dropout(x + self.positional(tokens.size(1), offset).to(x.dtype))
 
     def encode(self, src: Tensor, need_weights: bool = False,
@@ -151,7 +155,18 @@ class Transformer(nn.Module):
 
     def generator(self, hidden: Tensor) -> Tensor:
         """Pre-softmax projection (tied to the embedding by default): (B, T, D) → logits (B, T, V)."""
-        return hidden @ self.output_projection.t()
+        logits = hidden @ self.output_projection.t()
+        return logits if self.final_logits_bias is None else logits + self.final_logits_bias
+
+    def next_logits(self, hidden: Tensor) -> Tensor:
+        """The generator's logits for choosing a next piece: padding is never a choice (-inf).
+
+        It is never a training target either, but an imported model (Marian, whose decoder also starts
+        from the pad id) may give it a high score.
+        """
+        logits = self.generator(hidden)
+        logits[..., self.cfg.pad_id] = float("-inf")
+        return logits
 
     def forward(self, src: Tensor, tgt: Tensor, need_weights: bool = False,
                 head_masks: dict[str, Tensor] | None = None, target: Tensor | None = None,
@@ -179,7 +194,7 @@ class Transformer(nn.Module):
         decoder positions that predict a real target. A sentence's decoder positions after its last
         target are dropped too: masked self-attention never lets earlier positions see them.
         """
-        pad, d = self.cfg.pad_id, self.cfg.d_model
+        pad = self.cfg.pad_id
         src_pack, tgt_pack = Packing(src != pad), Packing(tgt_out != pad)
         n_src = src_pack.index.numel()
         src_ids = src.reshape(-1).index_select(0, src_pack.index)
@@ -190,15 +205,19 @@ class Transformer(nn.Module):
             x = self.embedding(torch.cat([src_ids, tgt_ids]))
         else:
             x = torch.cat([self.src_embedding(src_ids), self.embedding(tgt_ids)])
-        x = x * math.sqrt(d)
+        x = x * self.embed_scale
         x, y = self.dropout(x + pe.to(x.dtype)).split([n_src, x.size(0) - n_src])  # (N_s, D), (N_t, D)
         for layer in self.encoder:
             x, _ = layer(x, src_pack.key_mask, packing=src_pack)
         for layer in self.decoder:
             y, _, _ = layer(y, x, src_pack.key_mask, packing=tgt_pack, memory_packing=src_pack)
         target = tgt_out.reshape(-1).index_select(0, tgt_pack.index)  # rows in the order of tgt_pack.index
+        weight = self.output_projection
+        if self.final_logits_bias is not None:  # folded in as one more input dimension that is always 1
+            y = torch.cat([y, y.new_ones(y.size(0), 1)], dim=1)
+            weight = torch.cat([weight, self.final_logits_bias[:, None].to(weight.dtype)], dim=1)
         # The generator and the loss in one chunked pass: the (N_t, V) logits never exist whole.
-        return linear_cross_entropy(y, self.output_projection, target, label_smoothing)
+        return linear_cross_entropy(y, weight, target, label_smoothing)
 
     def num_parameters(self) -> int:
         return sum(p.numel() for p in self.parameters())

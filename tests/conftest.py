@@ -29,3 +29,15 @@ def tiny_model_dir(tmp_path_factory) -> Path:
     """A loadable checkpoint folder of the tiny preset, trained for a few seconds on 'reverse'."""
     from model.checkpoint import resolve
     return resolve(train_tiny(tmp_path_factory.mktemp("tiny-model")))
+
+
+@pytest.fixture(scope="session")
+def marian_model(tmp_path_factory):
+    """(a tiny random transformers MarianMTModel, its save_pretrained folder with safetensors, the same
+    with pytorch_model.bin); skips where the ``marian`` extra (transformers) is not installed."""
+    pytest.importorskip("transformers")
+    from tests.model.marian_tiny import build_model, build_tokenizer_files, make_marian_folder
+    root = tmp_path_factory.mktemp("marian")
+    hf = build_model(len(build_tokenizer_files(root / "tok")), seed=0)
+    return (hf, make_marian_folder(root / "st", safetensors=True, model=hf),
+            make_marian_folder(root / "pt", safetensors=False, model=hf))

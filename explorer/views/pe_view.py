@@ -17,7 +17,7 @@ from explorer.views.flow_layout import FlowLayout
 from explorer.views.heatmap import BASE_POINT_SIZE, release_title_width
 from explorer.views.lines_view import head_color
 from explorer.views.pe_math import (
-    default_dimensions, pe_similarity, sinusoidal_pe, sinusoidal_pe_at, wavelength,
+    default_dimensions, frequency, pe_similarity, sinusoidal_pe, sinusoidal_pe_at, wavelength,
 )
 
 _MARK = "#d62728"
@@ -35,6 +35,7 @@ class PositionalEncodingView(QtWidgets.QWidget):
     def __init__(self, parent=None) -> None:
         super().__init__(parent)
         self._d_model, self._positions, self._sentence = 512, 100, 0
+        self._layout = "interleaved"  # the loaded model's (ModelConfig.pe_layout)
         self._dims = default_dimensions(self._d_model)
         self._pe = np.zeros((0, 0), np.float32)
         self._sim = np.zeros((0, 0), np.float32)
@@ -131,6 +132,22 @@ class PositionalEncodingView(QtWidgets.QWidget):
             self._dims = default_dimensions(self._d_model)
         self._recompute()
 
+    def set_layout(self, layout: str) -> None:
+        """Draw the layout the loaded model uses: "interleaved" (the paper) or "halves" (Marian)."""
+        self._layout = "halves" if layout == "halves" else "interleaved"
+        self.pe_plot.setTitle(self.pe_title(), color=self._text.name(), size=self._title_size)
+        self._recompute()
+
+    def pe_title(self) -> str:
+        """The table's title; it names the layout when it is not the paper's (the title, not a label:
+        the tab's bar must stay narrow enough for a 1024-px projector)."""
+        if self._layout == "halves":
+            return "Positional encoding PE[pos, i]: sines, then cosines (Marian)"
+        return "Positional encoding PE[pos, i]"
+
+    def pe_layout(self) -> str:
+        return self._layout
+
     def set_positions(self, n: int) -> None:
         """How many positions (rows) to draw; 100 by default."""
         self._positions = max(2, int(n))
@@ -170,9 +187,9 @@ class PositionalEncodingView(QtWidgets.QWidget):
     def set_font_scale(self, f: float) -> None:
         font = QtGui.QFont(self.font())
         font.setPointSizeF(BASE_POINT_SIZE * max(0.5, float(f)))
-        size = f"{BASE_POINT_SIZE * 1.1 * max(0.5, float(f)):.1f}pt"
+        size = self._title_size = f"{BASE_POINT_SIZE * 1.1 * max(0.5, float(f)):.1f}pt"
         titles = {
-            self.pe_plot: ("Positional encoding PE[pos, i]", "dimension i", "position"),
+            self.pe_plot: (self.pe_title(), "dimension i", "position"),
             self.sim_plot: ("Similarity PE·PEᵀ", "position", "position"),
             self.curve_plot: ("Chosen dimensions over position", "position", "PE value"),
         }
@@ -215,7 +232,7 @@ class PositionalEncodingView(QtWidgets.QWidget):
 
     def _recompute(self) -> None:
         n, d = self._positions, self._d_model
-        self._pe = sinusoidal_pe(n, d)
+        self._pe = sinusoidal_pe(n, d, self._layout)
         self._sim = pe_similarity(self._pe)
         self.pe_image.setImage(self._pe, autoLevels=False, levels=(-1.0, 1.0))
         self.pe_image.setRect(QtCore.QRectF(-0.5, -0.5, d, n))
@@ -247,11 +264,11 @@ class PositionalEncodingView(QtWidgets.QWidget):
         # The model only ever sees integer positions (the dots); the thin line is the underlying wave,
         # drawn finely so that fast dimensions do not look like zig-zags.
         fine = np.linspace(0.0, self._positions - 1, 10 * self._positions)
-        fine_pe = sinusoidal_pe_at(fine, self._d_model, self._dims)
+        fine_pe = sinusoidal_pe_at(fine, self._d_model, self._dims, self._layout)
         for k, dim in enumerate(self._dims):
             color = head_color(k)
-            kind = "sin" if dim % 2 == 0 else "cos"
-            name = f"dim {dim} ({kind}, λ≈{wavelength(dim, self._d_model):.3g})"
+            kind = "sin" if frequency(dim, self._d_model, self._layout)[1] else "cos"
+            name = f"dim {dim} ({kind}, λ≈{wavelength(dim, self._d_model, self._layout):.3g})"
             wave = QtGui.QColor(color)
             wave.setAlphaF(0.55)
             self.curve_plot.plot(fine, fine_pe[:, k], pen=pg.mkPen(wave, width=1.5))

@@ -1,4 +1,4 @@
-"""Command line: train, translate, evaluate, info, data, average.
+"""Command line: train, translate, evaluate, info, data, average, import-marian.
 
 User errors end with one line on stderr and exit code 2 (1 for a failed training run); only bugs
 produce a traceback.
@@ -16,6 +16,7 @@ from model.cli.data import add_data_commands
 from model.cli.progress import fmt_time
 from model.cli.train import cmd_train
 from model.errors import TrainingError, UserError
+from model.marian.cli import add_cli as add_marian_cli
 
 
 def _load(a):
@@ -99,8 +100,8 @@ class _Progress:
 
 def cmd_info(a) -> int:
     info = _load(a).info()
-    rows = [("path", info.path), ("parameters", f"{info.n_params:,}"), ("vocabulary", info.vocab_size),
-            ("device", info.device)] + list(info.config)
+    rows = [("path", info.path), ("origin", info.origin), ("parameters", f"{info.n_params:,}"),
+            ("vocabulary", info.vocab_size), ("device", info.device)] + list(info.config)
     for k, v in rows:
         print(f"{k:>14}: {v}")
     return 0
@@ -173,6 +174,7 @@ def build_parser() -> argparse.ArgumentParser:
     av.add_argument("--half", action="store_true", help="store fp16 weights")
     av.set_defaults(func=cmd_average)
     add_data_commands(sub)
+    add_marian_cli(sub)
     return p
 
 

@@ -16,7 +16,8 @@ def fmt_time(s: float | None) -> str:
 class ProgressBar:
     """One self-rewriting line on a terminal; a plain line per report otherwise (logs, CI)."""
 
-    def __init__(self, stream=sys.stderr) -> None:
+    def __init__(self, stream=None) -> None:
+        stream = stream or sys.stderr  # looked up now, not at import: tests and callers may swap sys.stderr
         self.stream, self.tty = stream, stream.isatty()
 
     def show(self, p) -> None:

@@ -25,9 +25,10 @@ class Beam:
     can continue; the best finished one (else the best unfinished) is the result.
     """
 
-    def __init__(self, k: int, alpha: float, device: torch.device | str = "cpu") -> None:
-        self.k, self.alpha, self.device = k, alpha, device
-        self.seqs = torch.full((k, 1), BOS_ID, dtype=torch.long, device=device)  # (k, 1 + step)
+    def __init__(self, k: int, alpha: float, device: torch.device | str = "cpu", bos_id: int = BOS_ID,
+                 eos_id: int = EOS_ID) -> None:
+        self.k, self.alpha, self.device, self.eos_id = k, alpha, device, eos_id
+        self.seqs = torch.full((k, 1), bos_id, dtype=torch.long, device=device)  # (k, 1 + step)
         self.scores = torch.zeros(k, device=device)
         self.scores[1:] = float("-inf")  # all rows start identical: expand only the first
         self.finished: list[tuple[float, list[int]]] = []
@@ -46,8 +47,8 @@ class Beam:
         for s, bi, t in zip(top.tolist(), (idx // vocab).tolist(), (idx % vocab).tolist()):
             if s == float("-inf"):
                 break
-            if t == EOS_ID:
-                self.finished.append((s / length_penalty(self.step, self.alpha), self.seqs[bi, 1:].tolist() + [EOS_ID]))
+            if t == self.eos_id:
+                self.finished.append((s / length_penalty(self.step, self.alpha), self.seqs[bi, 1:].tolist() + [t]))
             else:
                 keep_beams.append(bi)
                 keep_tok.append(t)

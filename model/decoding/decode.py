@@ -19,7 +19,6 @@ import torch
 from torch import Tensor
 
 from model.checkpoint import LoadedModel
-from model.config import BOS_ID, EOS_ID, UNK_ID
 from model.decoding.beam import Beam
 from model.decoding.int8 import search_copy
 from model.decoding.speculative import checked_greedy
@@ -61,7 +60,7 @@ def _step_logits(model: Transformer, memory: Tensor, src: Tensor, seqs: Tensor,
         hidden, _, _ = model.decode(seqs[:, -1:], memory, src, state=state)
     else:  # no cache: recompute every position, as a naive implementation would
         hidden, _, _ = model.decode(seqs, memory, src)
-    return model.generator(hidden[:, -1])
+    return model.next_logits(hidden[:, -1])
 
 
 def _step_logprobs(model: Transformer, memory: Tensor, src: Tensor, seqs: Tensor,
@@ -75,14 +74,15 @@ def greedy(model: Transformer, src: Tensor, max_len: int, use_cache: bool = True
     """src: (B, S) → for each row the generated ids (ending in </s> unless max_len was reached)."""
     memory, _ = model.encode(src)
     b = src.size(0)
-    seqs = torch.full((b, 1), BOS_ID, dtype=torch.long, device=src.device)
+    bos, eos = model.cfg.bos_id, model.cfg.eos_id
+    seqs = torch.full((b, 1), bos, dtype=torch.long, device=src.device)
     done = torch.zeros(b, dtype=torch.bool, device=src.device)
     state = DecoderState(model, memory, src) if use_cache else None
     for _ in range(max_len):
         nxt = _step_logits(model, memory, src, seqs, state).argmax(-1)  # argmax needs no softmax
         nxt = nxt.masked_fill(done, model.cfg.pad_id)
         seqs = torch.cat([seqs, nxt[:, None]], dim=1)
-        done |= nxt == EOS_ID
+        done |= nxt == eos
         if done.all():
             break
     out = []
@@ -92,7 +92,7 @@ def greedy(model: Transformer, src: Tensor, max_len: int, use_cache: bool = True
             if i == model.cfg.pad_id:
                 break
             ids.append(i)
-            if i == EOS_ID:
+            if i == eos:
                 break
         out.append(ids)
     return out
@@ -107,7 +107,7 @@ def beam_search(model: Transformer, src: Tensor, beam_size: int, max_len: int, a
     """
     memory, _ = model.encode(src) if memory is None else (memory, None)
     k = beam_size
-    beam = Beam(k, alpha, src.device)
+    beam = Beam(k, alpha, src.device, model.cfg.bos_id, model.cfg.eos_id)
     state = DecoderState(model, memory, src, rows=k) if use_cache else None
     memory, src_k = memory.expand(k, -1, -1), src.expand(k, -1)
     while beam.step < max_len:
@@ -131,7 +131,7 @@ def capture(model: Transformer, src: Tensor, generated: list[int], head_masks: d
 
     encoded: ``model.encode(src, need_weights=True)`` when the search already ran it (no head masks).
     """
-    tgt = torch.tensor([[BOS_ID] + generated[:-1]], dtype=torch.long, device=src.device)
+    tgt = torch.tensor([[model.cfg.bos_id] + generated[:-1]], dtype=torch.long, device=src.device)
     hm = head_masks or {}
     memory, enc = encoded or model.encode(src, need_weights=True, head_mask=hm.get("encoder"))
     _, dec, cross = model.decode(tgt, memory, src, need_weights=True, head_masks=hm)  # no output layer
@@ -147,12 +147,12 @@ def encode_source(loaded: LoadedModel, text: str) -> list[int]:
     cleaned = clean_text(text)
     if not cleaned:
         raise UserError("type a sentence to translate: the text is empty")
-    ids = loaded.tokenizer.encode(cleaned)
+    ids = loaded.tokenizer.encode(text)  # each tokenizer cleans text its own way (Marian's as Marian does)
     if not ids:
         raise UserError("the sentence holds nothing the tokenizer can read")
     if len(ids) > MAX_SOURCE_PIECES:
         raise UserError(f"the sentence is too long ({len(ids)} pieces; at most {MAX_SOURCE_PIECES}); split it")
-    return ids + [EOS_ID]
+    return ids + [loaded.config.eos_id]
 
 
 def translate(loaded: LoadedModel, text: str, beam_size: int = 1, capture_attention: bool = True,
@@ -174,6 +174,7 @@ def _translate(loaded: LoadedModel, text: str, beam_size: int, capture_attention
                length_penalty_alpha: float, request_id: int, use_cache: bool,
                head_masks: dict[str, Tensor] | None, max_extra: int) -> Translation:
     model, tok = loaded.model, loaded.tokenizer
+    bos, eos = model.cfg.bos_id, model.cfg.eos_id
     ids = encode_source(loaded, text)
     src = torch.tensor([ids], dtype=torch.long, device=loaded.device)
     max_len = len(ids) + max_extra
@@ -193,7 +194,7 @@ def _translate(loaded: LoadedModel, text: str, beam_size: int, capture_attention
             encoded = model.encode(src, need_weights=capture_attention)
         generated, score = beam_search(model, src, beam_size, max_len, length_penalty_alpha, use_cache,
                                        memory=encoded[0])
-    out_ids = [i for i in generated if i != EOS_ID]
+    out_ids = [i for i in generated if i != eos]
     maps = None
     if capture_attention:
         if captured is not None:
@@ -201,20 +202,21 @@ def _translate(loaded: LoadedModel, text: str, beam_size: int, capture_attention
         else:
             enc, dec, cross = capture(model, src, generated, head_masks, encoded)
         maps = AttentionMaps(enc, dec, cross, tuple(tok.pieces(ids)),
-                             tuple(tok.pieces([BOS_ID] + generated[:-1])), tuple(tok.pieces(generated)))
+                             tuple(tok.pieces([bos] + generated[:-1])), tuple(tok.pieces(generated)))
     return Translation(source=text, text=tok.decode(out_ids), source_pieces=tuple(tok.pieces(ids[:-1])),
                        target_pieces=tuple(tok.pieces(out_ids)), score=float(score), attention=maps,
-                       request_id=request_id, unknown_pieces=ids[:-1].count(UNK_ID))
+                       request_id=request_id, unknown_pieces=ids[:-1].count(tok.unk_id))
 
 
 @torch.inference_mode()
 def _ablated_greedy(model: Transformer, src: Tensor, max_len: int, head_masks: dict[str, Tensor]) -> list[int]:
-    seq = [BOS_ID]
+    seq = [model.cfg.bos_id]
     for _ in range(max_len):
         logits, _ = model(src, torch.tensor([seq], device=src.device), head_masks=head_masks)
+        logits[..., model.cfg.pad_id] = float("-inf")  # as in next_logits
         nxt = int(logits[0, -1].argmax())
         seq.append(nxt)
-        if nxt == EOS_ID:
+        if nxt == model.cfg.eos_id:
             break
     return seq[1:]
 
@@ -233,7 +235,7 @@ def beam_search_batch(model: Transformer, src: Tensor, beam_size: int, max_lens:
     memory, _ = model.encode(src)  # (B, S, D)
     memory, src_k = memory.repeat_interleave(k, 0), src.repeat_interleave(k, 0)  # (B·k, S, D), (B·k, S)
     state = DecoderState(model, memory, src_k) if use_cache else None
-    beams = [Beam(k, alpha, src.device) for _ in range(src.size(0))]
+    beams = [Beam(k, alpha, src.device, model.cfg.bos_id, model.cfg.eos_id) for _ in range(src.size(0))]
     results: list[tuple[list[int], float] | None] = [None] * len(beams)
     active = list(range(len(beams)))  # sentence of each block of k rows, in row order
     while active:
@@ -286,7 +288,9 @@ def translate_many(model: Transformer, tok, texts: list[str], beam_size: int = 1
     device = next(model.parameters()).device
     if batch_size is None:
         batch_size = 64 if beam_size == 1 else max(1, 64 // beam_size)
-    encoded = [(tok.encode(clean_text(t))[: MAX_SOURCE_PIECES] or [1]) + [EOS_ID] for t in texts]
+    eos = model.cfg.eos_id
+    # Each tokenizer cleans text its own way (Marian's as Marian does); ids and </s> are the model's.
+    encoded = [(tok.encode(t)[: MAX_SOURCE_PIECES] or [tok.unk_id]) + [eos] for t in texts]
     out: list[str] = [""] * len(texts)
     order = sorted(range(len(texts)), key=lambda i: len(encoded[i]))
     with intra_op_threads(threads if device.type == "cpu" else None):
@@ -303,7 +307,7 @@ def translate_many(model: Transformer, tok, texts: list[str], beam_size: int = 1
                 max_lens = [len(encoded[i]) + max_extra for i in idx]
                 results = [ids for ids, _ in beam_search_batch(model, src, beam_size, max_lens, alpha)]
             for i, ids in zip(idx, results):
-                out[i] = tok.decode([t for t in ids if t != EOS_ID])
+                out[i] = tok.decode([t for t in ids if t != eos])
             if progress is not None:
                 progress(min(start + batch_size, len(order)), len(order))
     return out

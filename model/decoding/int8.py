@@ -87,7 +87,7 @@ def _int8_layer(layer: DecoderLayer) -> DecoderLayer:
     out._modules = dict(layer._modules)
     out.self_attn, out.cross_attn = Int8Attention(layer.self_attn), Int8Attention(layer.cross_attn)
     ff = layer.feed_forward
-    out.feed_forward = PositionwiseFeedForward(ff.w_1.in_features, ff.w_1.out_features)
+    out.feed_forward = PositionwiseFeedForward(ff.w_1.in_features, ff.w_1.out_features, ff.activation)
     out.feed_forward.w_1, out.feed_forward.w_2 = Int8Linear.of(ff.w_1), Int8Linear.of(ff.w_2)
     return out
 
@@ -100,10 +100,11 @@ class Int8SearchModel(Transformer):
         nn.Module.__init__(self)  # not Transformer.__init__: every module is taken from ``model``
         self.cfg = model.cfg
         self.embedding, self.positional, self.dropout = model.embedding, model.positional, model.dropout
+        self.embed_scale, self.final_logits_bias = model.embed_scale, model.final_logits_bias
         self.src_embedding, self.output_weight = model.src_embedding, model.output_weight
         self.encoder = model.encoder
         self.decoder = nn.ModuleList(_int8_layer(layer) for layer in model.decoder)
-        self.output = Int8Linear(model.output_projection, None)
+        self.output = Int8Linear(model.output_projection, model.final_logits_bias)
         self.eval()
 
     def generator(self, hidden: Tensor) -> Tensor:

@@ -21,7 +21,6 @@ from __future__ import annotations
 import torch
 from torch import Tensor
 
-from model.config import BOS_ID, EOS_ID
 from model.transformer import DecoderState, Transformer
 
 
@@ -35,9 +34,9 @@ def _draft_greedy(fast: Transformer, memory: Tensor, src: Tensor, state: Decoder
     step = torch.tensor([seq[state.position:]], dtype=torch.long, device=src.device)
     while True:
         hidden, _, _ = fast.decode(step, memory, src, state=state)
-        nxt = int(fast.generator(hidden[:, -1]).argmax(-1))
+        nxt = int(fast.next_logits(hidden[:, -1]).argmax(-1))
         seq.append(nxt)
-        if nxt == EOS_ID or len(seq) - 1 >= max_len:
+        if nxt == fast.cfg.eos_id or len(seq) - 1 >= max_len:
             return seq
         step = torch.tensor([[nxt]], dtype=torch.long, device=src.device)
 
@@ -54,17 +53,17 @@ def checked_greedy(model: Transformer, fast: Transformer, src: Tensor, max_len: 
     """
     memory, enc = model.encode(src, need_weights=capture_attention)
     state = DecoderState(fast, memory, src)
-    seq, checked = [BOS_ID], 0  # seq[1:1 + checked] agree with fp32
+    seq, checked = [model.cfg.bos_id], 0  # seq[1:1 + checked] agree with fp32
     while True:
         seq = _draft_greedy(fast, memory, src, state, seq, max_len)
         generated = seq[1:]
         tgt = torch.tensor([seq[:-1]], dtype=torch.long, device=src.device)
         hidden, dec, cross = model.decode(tgt, memory, src, need_weights=capture_attention)
-        best = model.generator(hidden[0]).argmax(-1).tolist()  # fp32 choice after each prefix
+        best = model.next_logits(hidden[0]).argmax(-1).tolist()  # fp32 choice after each prefix
         wrong = next((j for j in range(checked, len(generated)) if best[j] != generated[j]), None)
         if wrong is None:
             return generated, ((enc, dec, cross) if capture_attention else None)
         seq, checked = seq[: wrong + 1] + [best[wrong]], wrong + 1
-        if best[wrong] == EOS_ID or checked >= max_len:
+        if best[wrong] == model.cfg.eos_id or checked >= max_len:
             return seq[1:], None  # the maps of this output are still to be captured
         state.rewind(wrong + 1)  # the cache keeps <s> + the agreed pieces

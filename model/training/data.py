@@ -13,7 +13,6 @@ from pathlib import Path
 
 import numpy as np
 
-from model.config import BOS_ID, EOS_ID
 from model.errors import CorpusError
 from model.tokenizer import Tokenizer, clean_text
 from model.training.tasks import make_task
@@ -127,12 +126,13 @@ def encode_pairs(tok: Tokenizer, pairs: list[tuple[str, str]], max_tokens: int,
     for n, (s, t) in enumerate(pairs):
         if check is not None and n % 4096 == 0:
             check()
-        a, b = tok.encode(s), tok.encode(t)
+        a, b = tok.encode(s), tok.encode_target(t)
         if not a or not b or len(a) + 1 > max_tokens or len(b) + 2 > max_tokens:
             skipped += 1
             continue
-        src.append(np.array(a + [EOS_ID], dtype=np.int32))
-        tgt.append(np.array([BOS_ID] + b + [EOS_ID], dtype=np.int32))
+        # The tokenizer's own ids: an imported Marian model starts from its pad id and ends with id 0.
+        src.append(np.array(a + [tok.eos_id], dtype=np.int32))
+        tgt.append(np.array([tok.bos_id] + b + [tok.eos_id], dtype=np.int32))
     return Encoded(src, tgt, skipped)
 
 

@@ -300,7 +300,7 @@ def _run(cfg: TrainConfig, control: TrainControl, resume: Path | None) -> Iterat
                 stages += ({**{k: getattr(saved, k) for k in corpus}, "until_step": until},)
         cfg = saved.replace(**{k: getattr(cfg, k) for k in keep}, out_dir=cfg.out_dir or saved.out_dir,
                             stages=stages)
-        tokenizer = Tokenizer.load(folder / ckpt.SPM)
+        tokenizer = ckpt.load_tokenizer(folder, *ckpt.read_config(folder))  # spm.model, or Marian's files
         resume = folder
     resolve_device(cfg.device)  # a bad --device fails at once, not after the data is prepared
     rank, world = rank_world()

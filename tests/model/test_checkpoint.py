@@ -181,8 +181,9 @@ def test_old_config_files_with_bos_and_eos_ids_still_load():
     from model.config import ModelConfig
     from model.errors import UserError
 
-    old = {**ModelConfig().to_dict(), "bos_id": 2, "eos_id": 3}  # as older checkpoints wrote them
+    old = {k: v for k, v in ModelConfig().to_dict().items()  # as older checkpoints wrote them
+           if k not in ("pe_layout", "activation", "scale_embedding", "final_logits_bias")}
+    assert (old["bos_id"], old["eos_id"]) == (2, 3)  # read again since Marian models set their own
     assert ModelConfig.from_dict(old) == ModelConfig()
-    assert "bos_id" not in ModelConfig().to_dict()
     with pytest.raises(UserError, match="unknown model config fields: colour"):
         ModelConfig.from_dict({**old, "colour": 1})
