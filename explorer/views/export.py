@@ -3,8 +3,9 @@
 PNGs of pyqtgraph views come from pyqtgraph's ImageExporter. SVGs do not: with Qt 6.11 pyqtgraph
 0.14's SVGExporter crashes on the closed paths ("… Z") Qt now writes, so the scene is rendered
 straight into a QSvgGenerator instead, which keeps text as text and lines as lines. A plain painted
-widget (the Lines view) paints its own ``render_to`` into a QImage or a QSvgGenerator. Numbers are written losslessly: CSV cells hold ``repr`` of the
-float, which reads back to the very same float32, and the csv module quotes pieces like ``,`` or ``"``.
+widget (the Lines view) paints its own ``render_to`` into a QImage or a QSvgGenerator. Numbers are
+written losslessly: CSV cells hold ``repr`` of the float, which reads back to the very same float32,
+and the csv module quotes pieces like ``,`` or ``"``.
 """
 
 from __future__ import annotations

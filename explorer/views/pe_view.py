@@ -15,9 +15,7 @@ from PySide6 import QtCore, QtGui, QtWidgets
 from explorer.views.colormaps import DEFAULT_COLORMAP, DIVERGING_COLORMAP, get_colormap
 from explorer.views.heatmap import BASE_POINT_SIZE
 from explorer.views.lines_view import head_color
-from explorer.views.pe_math import (
-    default_dimensions, pe_similarity, sinusoidal_pe, sinusoidal_pe_at, wavelength,
-)
+from explorer.views.pe_math import default_dimensions, pe_similarity, sinusoidal_pe, sinusoidal_pe_at, wavelength
 
 _MARK = "#d62728"
 
