@@ -141,7 +141,8 @@ def _score(v: Variant, run: Path, data: Path, limit: int | None, beam: int) -> d
     searched, _ = score(loaded, src, ref, beam=beam)
     minutes, valid_loss = _history(run)
     cfg = loaded.model.cfg
-    log(f"{v.name}: greedy BLEU {greedy.bleu} chrF {greedy.chrf}; beam {beam} BLEU {searched.bleu} chrF {searched.chrf}")
+    log(f"{v.name}: greedy BLEU {greedy.bleu} chrF {greedy.chrf}; "
+        f"beam {beam} BLEU {searched.bleu} chrF {searched.chrf}")
     return {"name": v.name, "label": v.label, "flags": list(v.flags), "parameters": loaded.model.num_parameters(),
             "vocab_size": cfg.vocab_size, "share_embeddings": cfg.share_embeddings,
             "train_minutes": None if minutes is None else round(minutes, 1),

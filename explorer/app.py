@@ -8,7 +8,8 @@ Cold start: only Qt and the views are imported before the window is shown; the m
 torch on its own thread once the window has painted, so the first frame appears in well under 3 s.
 
 ``--screenshot OUT.png`` loads the model, translates ``--sentence``, shows the chosen view, saves a PNG
-of the window and exits (0, or 1 with a one-line message on stderr). It works headless with
+of the window and exits (0; 2 for a bad model folder or sentence, 1 for anything else, with a
+one-line message on stderr). It works headless with
 ``QT_QPA_PLATFORM=offscreen`` and is how documentation images and CI smoke tests are made.
 """
 
@@ -43,12 +44,19 @@ def _positive(text: str) -> int:
     return value
 
 
+def _version() -> str:
+    from model.cli import version  # torch-free: model.cli imports the model only inside its commands
+
+    return version()
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="attention-explorer",
         description="Look inside a Transformer translation model: every attention head, live.",
         epilog=f"Model commands (no window): attention-explorer {{{','.join(CLI_COMMANDS)}}} --help",
     )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
     parser.add_argument("--model", metavar="DIR", help="model folder to open (default: built-in)")
     parser.add_argument("--screenshot", metavar="OUT.png", help="save a PNG of the window and exit")
     parser.add_argument("--sentence", metavar="TEXT", help="sentence to translate first")
@@ -83,6 +91,13 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def run_gui(args: argparse.Namespace) -> int:
+    if sys.platform.startswith("linux"):
+        from explorer.platform_check import xcb_problem
+
+        problem = xcb_problem()
+        if problem:  # Qt itself would abort with a core dump and a misleading message
+            print(f"attention-explorer: {problem}", file=sys.stderr)
+            return 2
     from PySide6.QtWidgets import QApplication
 
     from explorer import style
@@ -185,6 +200,8 @@ def current_state(panel) -> tuple[str, int, int]:
 def _run_screenshot(app, window, args) -> int:
     from PySide6.QtCore import QTimer
 
+    from explorer.worker import UNEXPECTED
+
     result = {"rc": 1}
 
     def finish(rc: int, message: str = "") -> None:
@@ -220,7 +237,8 @@ def _run_screenshot(app, window, args) -> int:
         finish(0)
 
     c = window.controller
-    c.error.connect(lambda _kind, message: finish(1, message))
+    # A bad --model folder or sentence is the user's error (2); only an unexpected failure is 1.
+    c.error.connect(lambda _kind, message: finish(1 if message.startswith(UNEXPECTED) else 2, message))
     c.no_default_model.connect(
         lambda: finish(1, "no built-in model is installed; pass --model DIR")
     )

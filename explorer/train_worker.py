@@ -130,10 +130,13 @@ class TrainWorker(QObject):
             self.finished.emit()
 
     def _records(self, request: TrainRequest):
+        from model.checkpoint import check_new_run
         from model.training.control import Stopped, TrainControl
         from model.training.train import run_training
 
         cfg = request.config
+        check_new_run(cfg.out_dir, request.resume or None, resume_hint="“Resume from”",
+                      overwrite_hint="delete its step-* folders and LATEST")
         check_writable(Path(cfg.out_dir))
         control = TrainControl()
         with self._lock:

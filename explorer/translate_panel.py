@@ -20,13 +20,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from explorer.style import (
-    make_error,
-    make_heading,
-    make_muted,
-    make_primary,
-    scaled_font,
-)
+from explorer.style import make_error, make_heading, make_muted, make_primary, scaled_font
 
 MAX_HISTORY = 10
 TRANSLATION_LINES = 5

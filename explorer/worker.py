@@ -22,6 +22,7 @@ from model.errors import UserError
 
 log = logging.getLogger(__name__)
 
+UNEXPECTED = "Unexpected error"  # starts the message of a failure that is not the user's (a bug)
 # Values of the ``kind`` argument of ``failed``.
 LOAD = "load"
 TRANSLATE = "translate"
@@ -41,7 +42,7 @@ def _message(exc: BaseException) -> str:
     if isinstance(exc, UserError):
         return str(exc)
     log.error("unexpected error in the model worker", exc_info=exc)
-    return f"Unexpected error: {type(exc).__name__}: {exc}"
+    return f"{UNEXPECTED}: {type(exc).__name__}: {exc}"
 
 
 class ModelWorker(QObject):

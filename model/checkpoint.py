@@ -14,14 +14,17 @@ from __future__ import annotations
 
 import json
 import os
+import pickle
+import warnings
 from dataclasses import dataclass, field
+from importlib import resources
 from pathlib import Path
 
 import torch
-from safetensors import SafetensorError
+from safetensors import SafetensorError, safe_open
 from safetensors.torch import load_file, save_file
 
-from model.config import ModelConfig
+from model.config import LIMITS, ModelConfig
 from model.errors import CheckpointError, UserError
 from model.files import write_folder_atomic
 from model.records import ModelInfo
@@ -30,13 +33,20 @@ from model.transformer import Transformer
 
 CONFIG, WEIGHTS, SPM, STATE, LATEST = "config.json", "model.safetensors", "spm.model", "train_state.pt", "LATEST"
 FORMAT = "attention-explorer/1"
-REPO_ROOT = Path(__file__).resolve().parents[1]
+FLOAT_DTYPES = {"F16", "BF16", "F32", "F64"}
+REPO_ROOT = Path(__file__).resolve().parents[1]  # the checkout (tests, benchmarks); not where an install keeps data
+
+
+def assets_dir() -> Path:
+    """``assets/`` beside the ``model`` package: the repository's, or the copy inside an installed wheel
+    (``attention_explorer/assets``, next to ``attention_explorer/model``)."""
+    return Path(str(resources.files("model"))).parent / "assets"
 
 
 def default_model_dir() -> Path | None:
     """The built-in model: $ATTENTION_EXPLORER_MODEL, else assets/default-model; None if absent."""
     env = os.environ.get("ATTENTION_EXPLORER_MODEL")
-    path = Path(env) if env else REPO_ROOT / "assets" / "default-model"
+    path = Path(env) if env else assets_dir() / "default-model"
     return path if (path / CONFIG).is_file() else None
 
 
@@ -58,6 +68,29 @@ def resolve(path: Path | str) -> Path:
     if snapshot is not None:
         return snapshot
     raise CheckpointError(f"not a model folder: {path} has no {CONFIG} (expected {CONFIG}, {WEIGHTS}, {SPM})")
+
+
+def holds_run(folder: Path | str) -> bool:
+    """Whether ``folder`` already holds a training run (a LATEST file or step-* checkpoints)."""
+    folder = Path(folder).expanduser()
+    return folder.is_dir() and ((folder / LATEST).exists() or any(folder.glob("step-*")))
+
+
+def check_new_run(out: Path | str, resume: Path | str | None = None,
+                  resume_hint: str = "--resume {out}", overwrite_hint: str = "--overwrite") -> None:
+    """Refuse to start a fresh run in a folder that holds one: its LATEST would move back to step 1.
+
+    Resuming that same run is fine; the hints name how the caller's interface resumes or overwrites.
+    """
+    out = Path(out).expanduser()
+    if not holds_run(out):
+        return
+    if resume is not None:
+        resumed = Path(resume).expanduser().resolve()
+        if out.resolve() in (resumed, resumed.parent):
+            return
+    raise UserError(f"{out} already holds a training run: continue it with {resume_hint.format(out=out)}, "
+                    f"choose another folder, or {overwrite_hint} to start over in it")
 
 
 @dataclass
@@ -94,6 +127,10 @@ def read_config(folder: Path) -> tuple[ModelConfig, dict]:
         hint = ("; a Marian folder opens as it is, and trains once imported (import-marian SRC --out DIR)"
                 if isinstance(data, dict) and data.get("model_type") == "marian" else "")
         raise CheckpointError(f"{folder / CONFIG} has no 'model' section: not an Attention Explorer model{hint}")
+    # A saved config names every size: a missing one must not silently become the paper's default.
+    absent = [name for name in LIMITS if name not in data["model"]]
+    if absent:
+        raise CheckpointError(f"{folder / CONFIG} lacks {', '.join(absent)} in its 'model' section")
     try:
         cfg = ModelConfig.from_dict(data["model"])
     except (TypeError, UserError) as exc:
@@ -115,6 +152,36 @@ def load_tokenizer(folder: Path, cfg: ModelConfig, data: dict):
     return tokenizer
 
 
+def expected_shapes(cfg: ModelConfig) -> dict[str, tuple[int, ...]]:
+    """The state dict's names and shapes for ``cfg``, from a model built on the meta device (no memory)."""
+    with torch.device("meta"):
+        model = Transformer(cfg)
+    return {name: tuple(t.shape) for name, t in model.state_dict().items()}
+
+
+def check_weights_header(path: Path, cfg: ModelConfig) -> None:
+    """Compare the tensor names, shapes and dtypes in a safetensors header with what ``cfg`` implies.
+
+    Only the header is read, so a config that does not match its weights is refused before the model
+    or the tensors take any memory.
+    """
+    try:
+        with safe_open(str(path), framework="pt") as f:
+            header = {name: (tuple(f.get_slice(name).get_shape()), f.get_slice(name).get_dtype())
+                      for name in f.keys()}
+    except (SafetensorError, OSError, ValueError) as exc:
+        raise CheckpointError(f"{path} is corrupt or truncated ({exc})") from None
+    expected = expected_shapes(cfg)
+    missing, extra = sorted(set(expected) - set(header)), sorted(set(header) - set(expected))
+    if missing or extra:
+        raise CheckpointError(f"{WEIGHTS} does not match config.json: missing {missing[:3]}, unexpected {extra[:3]}")
+    for name, (shape, dtype) in header.items():
+        if shape != expected[name]:
+            raise CheckpointError(f"{WEIGHTS}: {name} has shape {shape}, config.json implies {expected[name]}")
+        if dtype not in FLOAT_DTYPES:
+            raise CheckpointError(f"{WEIGHTS}: {name} is {dtype}, expected floating-point weights")
+
+
 def load_model(path: Path | str, device: str = "cpu") -> LoadedModel:
     """Load and fully validate a model folder; raises CheckpointError with a readable message."""
     folder = resolve(path)
@@ -128,6 +195,7 @@ def load_model(path: Path | str, device: str = "cpu") -> LoadedModel:
         others = [p.name for p in folder.glob("*.bin")] + [p.name for p in folder.glob("*.pt*")]
         hint = f" (found {', '.join(others)}; only safetensors weights are loaded)" if others else ""
         raise CheckpointError(f"{folder} has no {WEIGHTS}{hint}")
+    check_weights_header(folder / WEIGHTS, cfg)  # names and shapes, before anything is allocated
     try:
         tensors = load_file(str(folder / WEIGHTS))
     except (SafetensorError, OSError, ValueError) as exc:
@@ -195,13 +263,25 @@ def save_model(folder: Path, model: Transformer, tokenizer: Tokenizer, meta: dic
     return write_folder_atomic(Path(folder), write)
 
 
+STATE_KEYS = ("optimizer", "step", "epoch", "position", "elapsed", "torch_rng")
+
+
 def load_train_state(folder: Path) -> dict:
     """Optimizer, schedule and RNG state for an exact resume; tensors and plain containers only."""
     path = Path(folder) / STATE
     if not path.is_file():
         raise CheckpointError(f"{folder} has no {STATE}: it can be opened but not resumed")
     try:
-        return torch.load(path, map_location="cpu", weights_only=True)
-    except Exception as exc:  # UnpicklingError for hostile files, RuntimeError/EOFError for truncated ones
-        first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-        raise CheckpointError(f"refused to load {path}: it is not a plain tensor file ({first[:200]})") from None
+        with warnings.catch_warnings():  # torch warns about pickle protocols before refusing a file
+            warnings.simplefilter("ignore")
+            state = torch.load(path, map_location="cpu", weights_only=True)
+    except pickle.UnpicklingError:
+        # torch's own message goes on to suggest weights_only=False, the one unsafe step: not repeated.
+        raise CheckpointError(f"refused to load {path}: it holds objects other than tensors and plain "
+                              f"containers, so it was not written by this app and is not safe to open") from None
+    except Exception as exc:  # RuntimeError/EOFError for truncated or corrupt files
+        raise CheckpointError(f"cannot read {path}: it is truncated or corrupt ({type(exc).__name__})") from None
+    if not isinstance(state, dict) or any(key not in state for key in STATE_KEYS):
+        raise CheckpointError(f"{path} is not a training state of this app (it lacks "
+                              f"{', '.join(k for k in STATE_KEYS if not isinstance(state, dict) or k not in state)})")
+    return state

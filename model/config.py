@@ -18,6 +18,11 @@ PE_LAYOUTS = ("interleaved", "halves")
 ACTIVATIONS = ("relu", "swish", "gelu")
 
 
+# Upper bounds far above any model this app can train or show (the paper's big model: d_model 1024,
+# 6 layers, 16 heads, d_ff 4096, 37,000 pieces), low enough that a wrong config fails at once.
+LIMITS = {"vocab_size": 1_000_000, "n_layers": 64, "d_model": 8192, "n_heads": 256, "d_ff": 65536}
+
+
 @dataclass(frozen=True)
 class ModelConfig:
     """The Transformer of Vaswani et al. (2017); defaults are the paper's base model."""
@@ -44,11 +49,22 @@ class ModelConfig:
     final_logits_bias: bool = False  # a fixed (V,) bias added to the output logits
 
     def __post_init__(self) -> None:
+        # A config.json is untrusted input: check types and sizes before anything allocates. JSON's
+        # 256.0, "256" and true are not sizes, and a d_model of 10^9 would exhaust memory, not fail.
+        for name, limit in LIMITS.items():
+            value = getattr(self, name)
+            if not isinstance(value, int) or isinstance(value, bool):
+                raise UserError(f"{name} must be a whole number, got {value!r}")
+            if not 1 <= value <= limit:
+                raise UserError(f"{name} must be between 1 and {limit:,}, got {value:,}")
+        if not isinstance(self.pad_id, int) or isinstance(self.pad_id, bool) or not 0 <= self.pad_id < self.vocab_size:
+            raise UserError(f"pad_id must be a piece id below vocab_size, got {self.pad_id!r}")
+        for name in ("dropout", "attn_dropout", "norm_eps"):
+            value = getattr(self, name)
+            if not isinstance(value, (int, float)) or isinstance(value, bool):
+                raise UserError(f"{name} must be a number, got {value!r}")
         if self.d_model % self.n_heads:
             raise UserError(f"d_model ({self.d_model}) must be divisible by n_heads ({self.n_heads})")
-        for name in ("vocab_size", "n_layers", "d_model", "n_heads", "d_ff"):
-            if getattr(self, name) < 1:
-                raise UserError(f"{name} must be positive, got {getattr(self, name)}")
         if not isinstance(self.share_embeddings, bool):
             raise UserError(f"share_embeddings must be true or false, got {self.share_embeddings!r}")
         if self.vocab_size < 5:
@@ -66,6 +82,8 @@ class ModelConfig:
         for name in ("dropout", "attn_dropout"):
             if not 0.0 <= getattr(self, name) < 1.0:
                 raise UserError(f"{name} must be in [0, 1), got {getattr(self, name)}")
+        if not 0.0 < self.norm_eps < 1.0:
+            raise UserError(f"norm_eps must be in (0, 1), got {self.norm_eps}")
 
     @property
     def d_k(self) -> int:
@@ -124,7 +142,8 @@ class TrainConfig:
     seed: int = 1
     device: str = "cpu"
     amp: bool = True  # CUDA only: bf16 where supported, else fp16 with a loss scaler
-    cpu_amp: bool = False  # CPU only: bf16 autocast on CPUs with native bf16 (see model.training.device.amp_context); opt-in
+    # CPU only: bf16 autocast on CPUs with native bf16 (see model.training.device.amp_context); opt-in
+    cpu_amp: bool = False
     max_tokens_per_sentence: int = 128  # longer pairs are skipped (and reported)
     n_valid: int = 500  # held out of the training corpus when no valid set is given
     probe_sentence: str = ""  # translated at each report_every for the live attention view
@@ -165,11 +184,14 @@ class TrainConfig:
 
     @classmethod
     def from_json(cls, text: str) -> TrainConfig:
-        d = json.loads(text)
-        d["model"] = ModelConfig.from_dict(d["model"])
-        d["stages"] = tuple(d.get("stages") or ())
-        names = {f.name for f in dataclasses.fields(cls)}
-        return cls(**{k: v for k, v in d.items() if k in names})
+        try:
+            d = json.loads(text)
+            d["model"] = ModelConfig.from_dict(d["model"])
+            d["stages"] = tuple(d.get("stages") or ())
+            names = {f.name for f in dataclasses.fields(cls)}
+            return cls(**{k: v for k, v in d.items() if k in names})
+        except (json.JSONDecodeError, TypeError, KeyError, AttributeError) as exc:
+            raise UserError(f"not a training config of this app ({type(exc).__name__}: {exc})") from None
 
     @property
     def out_path(self) -> Path:

@@ -21,7 +21,8 @@ def _corpus(folder, n_train=400, n_valid=12):
     objects = ["a ball", "a bird"]
     pairs = []
     for _ in range(n_train + n_valid):
-        words = [rng.choice(subjects), rng.choice(verbs), rng.choice(objects)] + (["today"] if rng.random() < .5 else [])
+        words = [rng.choice(subjects), rng.choice(verbs), rng.choice(objects)]
+        words += ["today"] if rng.random() < .5 else []
         pairs.append((" ".join(words) + ".", " ".join(EN_DE[w] for w in words) + "."))
     folder.mkdir()
     for split, part in (("train", pairs[:n_train]), ("valid", pairs[n_train:])):
@@ -84,8 +85,8 @@ def test_table_compares_each_change_with_the_mean_of_the_recipe_runs():
     three = ablations.table({"variants": [row("baseline", "recipe", 5.0, 30.0), row("ls0", "no ls", 4.25, 31.5),
                                           row("seed2", "seed 2", 5.5, 29.0), row("seed3", "seed 3", 6.0, 31.0)]})
     lines = three.splitlines()
-    assert [line.split(" | ")[0] for line in lines[2:]] == ["| recipe", "| seed 2", "| seed 3",
-                                                            "| **the recipe: mean of 3 runs (lowest–highest)**", "| no ls"]
+    assert [line.split(" | ")[0] for line in lines[2:]] == [
+        "| recipe", "| seed 2", "| seed 3", "| **the recipe: mean of 3 runs (lowest–highest)**", "| no ls"]
     assert "| 5.50 (5.00–6.00) | 30.00 (29.00–31.00) | 6.50 (6.00–7.00) | 30.00 (29.00–31.00) |" in lines[5]
     assert lines[6] == "| no ls | 1.50 M | 4.25 (-1.25) | 31.50 (+1.50) | 5.25 (-1.25) | 31.50 (+1.50) |"
 

@@ -5,9 +5,9 @@ import json
 import pytest
 from safetensors import safe_open
 
-from model.checkpoint import REPO_ROOT, default_model_dir, load_model
+from model.checkpoint import assets_dir, default_model_dir, load_model
 
-ASSET = REPO_ROOT / "assets" / "default-model"
+ASSET = assets_dir() / "default-model"
 # Justified in MODEL_CARD.md: the floor sits below the score measured on these 100 pairs at ship time,
 # with a margin for CPU-library differences, and far above what an untrained or broken model gets (0).
 FLOORS = json.loads((ASSET / "floors.json").read_text()) if (ASSET / "floors.json").is_file() else {}

@@ -27,9 +27,20 @@ def _load(a):
     return load_model(path, a.device)
 
 
+def _stdin_lines() -> list[str]:
+    """Lines from stdin, decoded as UTF-8 whatever the locale says, with the same error as a corpus file."""
+    data = sys.stdin.buffer.read() if hasattr(sys.stdin, "buffer") else sys.stdin.read().encode("utf-8")
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = data[: exc.start].count(b"\n") + 1
+        raise UserError(f"stdin is not UTF-8 text (bad byte at line {line}); convert it with iconv") from None
+    return [line.rstrip("\r") for line in text.splitlines()]
+
+
 def cmd_translate(a) -> int:
     from model.decoding.decode import translate
-    texts = a.text or ([] if sys.stdin.isatty() else [line.rstrip("\n") for line in sys.stdin])
+    texts = a.text or ([] if sys.stdin.isatty() else _stdin_lines())
     if not texts:
         raise UserError("give a sentence to translate")
     if a.save_attention and len(texts) != 1:
@@ -114,63 +125,114 @@ def cmd_average(a) -> int:
     return 0
 
 
+TASK_HELP = ("a built-in synthetic task instead of a corpus; the model then translates input like: "
+             "reverse, copy, sort: 3-12 space-separated digits, e.g. '3 1 4 1 5' (reverse → '5 1 4 1 3'); "
+             "dates: 'DAY Month YEAR', e.g. '14 July 1989' → '1989-07-14'")
+
+
+def version() -> str:
+    """The installed package's version, else the one in pyproject.toml (a source checkout)."""
+    from importlib import metadata
+    try:
+        return metadata.version("attention-explorer")
+    except metadata.PackageNotFoundError:
+        import re
+        from importlib import resources
+        pyproject = Path(str(resources.files("model"))).parent / "pyproject.toml"
+        found = re.search(r'^version = "([^"]+)"', pyproject.read_text(encoding="utf-8"), re.M) \
+            if pyproject.is_file() else None
+        return found.group(1) if found else "unknown"
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="attention-explorer", description=__doc__.splitlines()[0])
+    p.add_argument("--version", action="version", version=f"%(prog)s {version()}")
     sub = p.add_subparsers(dest="command", required=True)
 
     t = sub.add_parser("train", help="train a Transformer on a parallel corpus or a built-in task")
-    t.add_argument("--src"), t.add_argument("--tgt"), t.add_argument("--tsv")
-    t.add_argument("--task", choices=("reverse", "copy", "sort", "dates"))
-    t.add_argument("--valid-src"), t.add_argument("--valid-tgt")
-    t.add_argument("--out"), t.add_argument("--resume", metavar="DIR")
-    t.add_argument("--preset", default="small", choices=("tiny", "small", "base", "big"))
-    for name in ("layers", "d-model", "heads", "d-ff", "vocab-size", "threads"):
-        t.add_argument(f"--{name}", type=int)
-    t.add_argument("--dropout", type=float)
-    t.add_argument("--no-share-embeddings", action="store_true",
-                   help="separate source, target and output matrices instead of the paper's one (an ablation)")
-    t.add_argument("--device", default="cpu")
-    t.add_argument("--cpu-amp", action="store_true",
-                   help="CPU: bf16 autocast (needs AVX512-BF16 or AMX; weights stay fp32)")
-    t.add_argument("--gpus", type=int, default=0, help="train on N local GPUs through torchrun (DDP)")
-    t.add_argument("--backend", choices=("nccl", "gloo"),
-                   help="with --gpus: nccl (GPUs, the default) or gloo (N CPU processes)")
-    t.add_argument("--max-steps", type=int, default=None)
-    t.add_argument("--max-minutes", type=float, default=None)
-    t.add_argument("--warmup", type=int, default=4000)
-    t.add_argument("--lr-scale", type=float, default=1.0)
-    t.add_argument("--batch-tokens", type=int, default=4096)
-    t.add_argument("--label-smoothing", type=float, default=0.1)
-    t.add_argument("--valid-every", type=int, default=500)
-    t.add_argument("--checkpoint-every", type=int, default=500)
-    t.add_argument("--report-every", type=int, default=10)
-    t.add_argument("--keep", type=int, default=5, help="checkpoints to keep")
-    t.add_argument("--seed", type=int, default=1)
+    data = t.add_argument_group("data (one of --src/--tgt, --tsv or --task)")
+    data.add_argument("--src", metavar="FILE", help="source-language sentences, one per line (UTF-8)")
+    data.add_argument("--tgt", metavar="FILE", help="target-language sentences, aligned line by line with --src")
+    data.add_argument("--tsv", metavar="FILE", help="one 'source<TAB>target' pair per line")
+    data.add_argument("--task", choices=("reverse", "copy", "sort", "dates"), help=TASK_HELP)
+    data.add_argument("--valid-src", metavar="FILE", help="validation source sentences "
+                      "(default: 500 pairs held out of the training corpus)")
+    data.add_argument("--valid-tgt", metavar="FILE", help="validation target sentences, aligned with --valid-src")
+    run = t.add_argument_group("run folder")
+    run.add_argument("--out", metavar="DIR", help="run folder for checkpoints (step-*/, LATEST) and log.jsonl")
+    run.add_argument("--resume", metavar="DIR", help="continue a run or checkpoint folder exactly where it stopped")
+    run.add_argument("--overwrite", action="store_true",
+                     help="start a new run in an --out folder that already holds one (its LATEST moves to the "
+                          "new run; old step-* folders are pruned like any others)")
+    run.add_argument("--keep", type=int, default=5, metavar="N", help="checkpoints to keep (default 5)")
+    model = t.add_argument_group("model (the paper's names; defaults from --preset)")
+    model.add_argument("--preset", default="small", choices=("tiny", "small", "base", "big"),
+                       help="tiny: 2 layers, d_model 64 (toy tasks); small: 4 layers, 256 (default, CPU); "
+                            "base and big: the paper's")
+    model.add_argument("--layers", type=int, metavar="N", help="N: layers in the encoder and in the decoder")
+    model.add_argument("--d-model", type=int, metavar="D", help="d_model: width of every layer")
+    model.add_argument("--heads", type=int, metavar="H", help="h: attention heads (must divide d_model)")
+    model.add_argument("--d-ff", type=int, metavar="D", help="d_ff: inner width of the feed-forward layers")
+    model.add_argument("--vocab-size", type=int, metavar="V",
+                       help="SentencePiece pieces shared by both languages "
+                            "(default: the preset's; at most 64 for --task)")
+    model.add_argument("--dropout", type=float, metavar="P", help="P_drop on embeddings and sub-layer outputs")
+    model.add_argument("--no-share-embeddings", action="store_true",
+                       help="separate source, target and output matrices instead of the paper's one (an ablation)")
+    hw = t.add_argument_group("hardware")
+    hw.add_argument("--device", default="cpu", help="cpu (default), cuda or cuda:N")
+    hw.add_argument("--threads", type=int, metavar="N", help="CPU threads for torch (default: torch's choice)")
+    hw.add_argument("--cpu-amp", action="store_true",
+                    help="CPU: bf16 autocast (needs AVX512-BF16 or AMX; weights stay fp32)")
+    hw.add_argument("--gpus", type=int, default=0, metavar="N", help="train on N local GPUs through torchrun (DDP)")
+    hw.add_argument("--backend", choices=("nccl", "gloo"),
+                    help="with --gpus: nccl (GPUs, the default) or gloo (N CPU processes)")
+    sched = t.add_argument_group("schedule")
+    sched.add_argument("--max-steps", type=int, default=None, metavar="N", help="stop after N optimizer steps")
+    sched.add_argument("--max-minutes", type=float, default=None, metavar="M",
+                       help="stop after M minutes of training, with a checkpoint")
+    sched.add_argument("--warmup", type=int, default=4000, metavar="N",
+                       help="warmup_steps of the paper's learning-rate formula, eq. (3) (default 4000)")
+    sched.add_argument("--lr-scale", type=float, default=1.0, metavar="X",
+                       help="multiply the paper's learning rate by X (default 1)")
+    sched.add_argument("--batch-tokens", type=int, default=4096, metavar="N",
+                       help="source + target tokens per batch (default 4096; per GPU with --gpus)")
+    sched.add_argument("--label-smoothing", type=float, default=0.1, metavar="EPS",
+                       help="ε_ls of the paper (default 0.1; 0 turns it off)")
+    sched.add_argument("--valid-every", type=int, default=500, metavar="N",
+                       help="validation loss and BLEU every N steps (0: never)")
+    sched.add_argument("--checkpoint-every", type=int, default=500, metavar="N", help="checkpoint every N steps")
+    sched.add_argument("--report-every", type=int, default=10, metavar="N", help="progress line every N steps")
+    sched.add_argument("--seed", type=int, default=1, help="random seed of the data order, dropout and init")
     t.set_defaults(func=cmd_train)
 
     for name, func, hlp in (("translate", cmd_translate, "translate sentences"),
                             ("evaluate", cmd_evaluate, "BLEU and chrF on a test set (sacrebleu)"),
                             ("info", cmd_info, "describe a model folder")):
         s = sub.add_parser(name, help=hlp)
-        s.add_argument("--model", metavar="DIR", help="model folder (default: the built-in model)")
-        s.add_argument("--device", default="cpu")
+        s.add_argument("--model", metavar="DIR", help="model or run folder (default: the built-in model)")
+        s.add_argument("--device", default="cpu", help="cpu (default), cuda or cuda:N")
         s.set_defaults(func=func)
         if name == "translate":
-            s.add_argument("text", nargs="*", help="sentences (default: lines from stdin)")
-            s.add_argument("--beam", type=int, default=4)
-            s.add_argument("--json", action="store_true")
-            s.add_argument("--save-attention", metavar="FILE.npz")
+            s.add_argument("text", nargs="*", help="sentences (default: lines from stdin, UTF-8)")
+            s.add_argument("--beam", type=int, default=4, metavar="K", help="beam size (default 4; 1 is greedy)")
+            s.add_argument("--json", action="store_true",
+                           help="one JSON object per sentence: translation, pieces, score, time, attention shapes")
+            s.add_argument("--save-attention", metavar="FILE.npz",
+                           help="save the attention maps and pieces of the one sentence given")
             s.add_argument("--no-cache", action="store_true", help="decode without the key/value cache")
         if name == "evaluate":
-            s.add_argument("--src", required=True), s.add_argument("--ref", required=True)
-            s.add_argument("--beam", type=int, default=4)
-            s.add_argument("--limit", type=int, default=0)
+            s.add_argument("--src", required=True, metavar="FILE", help="test source sentences, one per line")
+            s.add_argument("--ref", required=True, metavar="FILE", help="reference translations, aligned with --src")
+            s.add_argument("--beam", type=int, default=4, metavar="K", help="beam size (default 4; 1 is greedy)")
+            s.add_argument("--limit", type=int, default=0, metavar="N", help="score only the first N pairs (0: all)")
             s.add_argument("--alpha", type=float, default=0.6, help="beam search length penalty (GNMT's α)")
-            s.add_argument("--json", action="store_true")
-            s.add_argument("--hyp-out", metavar="FILE")
+            s.add_argument("--json", action="store_true", help="print the scores as one JSON object")
+            s.add_argument("--hyp-out", metavar="FILE", help="write the translations, one per line")
 
     av = sub.add_parser("average", help="average the weights of several checkpoints (Vaswani et al. 6.1)")
-    av.add_argument("checkpoints", nargs="+"), av.add_argument("--out", required=True)
+    av.add_argument("checkpoints", nargs="+", help="checkpoint folders of one run, e.g. runs/mine/step-*")
+    av.add_argument("--out", required=True, metavar="DIR", help="folder for the averaged model")
     av.add_argument("--half", action="store_true", help="store fp16 weights")
     av.set_defaults(func=cmd_average)
     add_data_commands(sub)

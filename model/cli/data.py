@@ -3,11 +3,9 @@
 from __future__ import annotations
 
 import argparse
-import sys
 from pathlib import Path
 
 from model.corpus.ding import DING_PATH, PHRASE, SENTENCE
-from model.errors import UserError
 
 
 def _count(text: str) -> int:
@@ -27,7 +25,7 @@ def add_data_commands(subparsers) -> None:
     ding.add_argument("--ding", type=Path, default=DING_PATH, help=f"Ding file (default {DING_PATH})")
     ding.add_argument("--valid", type=_count, default=1000, help="held-out validation sentences")
     ding.add_argument("--test", type=_count, default=1000, help="held-out test sentences")
-    ding.add_argument("--seed", type=int, default=1)
+    ding.add_argument("--seed", type=int, default=1, help="which pairs are held out and the train order")
     ding.add_argument("--sentence-repeat", type=int, default=1, help="copies of each train sentence")
     ding.add_argument("--max-phrases", type=_count, default=None, help="subsample word/term pairs")
     ding.add_argument("--everyday-phrases", action="store_true",
@@ -71,13 +69,10 @@ def _tatoeba_options(parser: argparse.ArgumentParser) -> None:
 
 def _run_ding(args: argparse.Namespace) -> int:
     from model.corpus.ding_corpus import build_ding_corpus  # noqa: PLC0415 (lazy, see _LazyParser)
-    try:
-        split = build_ding_corpus(args.out, args.ding, args.valid, args.test, args.seed,
-                                  args.sentence_repeat, args.max_phrases, args.reverse, args.augment,
-                                  args.everyday_phrases)
-    except UserError as e:
-        print(f"error: {e}", file=sys.stderr)
-        return 1
+    # A UserError goes up to model.cli.main: one line and exit 2, as for every command.
+    split = build_ding_corpus(args.out, args.ding, args.valid, args.test, args.seed,
+                              args.sentence_repeat, args.max_phrases, args.reverse, args.augment,
+                              args.everyday_phrases)
     s = split.stats
     print(f"Ding {s['source']}→{s['target']}: {s['pairs'][SENTENCE]} sentence and {s['pairs'][PHRASE]} "
           f"phrase pairs, {s['malformed_lines']} malformed lines")

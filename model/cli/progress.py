@@ -25,7 +25,8 @@ class ProgressBar:
             self.line(p.message)
             return
         if p.event in ("valid", "checkpoint", "done", "stopped", "error"):
-            extra = {"valid": lambda: f"valid loss {p.valid_loss:.3f}" + (f", BLEU {p.valid_bleu:.1f}" if p.valid_bleu is not None else ""),
+            bleu = f", BLEU {p.valid_bleu:.1f}" if p.valid_bleu is not None else ""
+            extra = {"valid": lambda: f"valid loss {p.valid_loss:.3f}{bleu}",
                      "checkpoint": lambda: f"checkpoint {p.checkpoint}"}.get(p.event, lambda: p.message)()
             self.line(f"step {p.step}: {extra}")
             return

@@ -44,6 +44,9 @@ def cmd_train(a) -> int:
         raise UserError("--out DIR is required (or --resume DIR)")
     if not (a.src or a.tsv or a.task or a.resume):
         raise UserError("give a corpus: --src F --tgt F, --tsv F or --task reverse|copy|sort|dates")
+    if a.out and not a.overwrite:
+        from model.checkpoint import check_new_run
+        check_new_run(a.out, a.resume)
     if getattr(a, "gpus", 0) and a.gpus > 1:
         return launch(a)
     cfg = train_config(a)

@@ -30,7 +30,6 @@ from __future__ import annotations
 import argparse
 import json
 import random
-import sys
 from collections import Counter
 from pathlib import Path
 
@@ -44,7 +43,6 @@ from model.corpus.ding import DING_PATH, fold
 from model.corpus.lines import aligned_lines
 from model.errors import UserError
 from model.files import write_atomic
-
 
 _TRIES = 40  # misses in a row (duplicates, excluded, no fitting adjective) before a template counts as used up
 
@@ -114,7 +112,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Options of ``data augment``; the caller wires ``run`` as the handler."""
     parser.add_argument("--out", type=Path, required=True, help="folder for augment.{en,de}")
     parser.add_argument("--n", type=int, default=60000, help="number of sentence pairs")
-    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--seed", type=int, default=1, help="which templates and words are drawn")
     parser.add_argument("--ding", type=Path, default=DING_PATH, help=f"Ding file (default {DING_PATH})")
     parser.add_argument("--no-ding", action="store_true", help="hand-written lexicon only")
     parser.add_argument("--exclude-from", type=Path, action="append", default=[], metavar="DIR",
@@ -122,17 +120,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Handler of ``data augment``: 0 on success, 1 (with a message) on bad input."""
+    """Handler of ``data augment``: 0 on success; bad input raises UserError (exit 2 in model.cli)."""
     exclude: set[str] = set()
     for folder in args.exclude_from:
         for name in ("valid.en", "test.en", "valid.de", "test.de"):
             if (folder / name).is_file():
                 exclude.update((folder / name).read_text(encoding="utf-8").splitlines())
-    try:
-        stats = write_augmented(args.out, args.n, args.seed, exclude, None if args.no_ding else args.ding)
-    except UserError as e:
-        print(f"error: {e}", file=sys.stderr)
-        return 1
+    # A UserError goes up to model.cli.main: one line and exit 2, as for every command.
+    stats = write_augmented(args.out, args.n, args.seed, exclude, None if args.no_ding else args.ding)
     lex = stats["lexicon"]
     print(f"wrote {stats['pairs']} pairs from {len(stats['templates'])} templates to {args.out} "
           f"(lexicon: {lex['hand_nouns']}+{lex['ding_nouns']} nouns, {lex['hand_adjectives']}+"

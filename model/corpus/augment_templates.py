@@ -8,8 +8,19 @@ from __future__ import annotations
 
 import random
 
-from model.corpus.augment_grammar import (SEIN, WISSEN, de_v2, en_vp, modal_vp, np, plural_of, pp, subject_of,
-                                          the_np, time_phrase)
+from model.corpus.augment_grammar import (
+    SEIN,
+    WISSEN,
+    de_v2,
+    en_vp,
+    modal_vp,
+    np,
+    plural_of,
+    pp,
+    subject_of,
+    the_np,
+    time_phrase,
+)
 from model.corpus.augment_lexicon import Lexicon
 from model.corpus.augment_words import NUMBERS
 

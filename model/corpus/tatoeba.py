@@ -155,7 +155,8 @@ def _ding_part(ding_path: Path, seed: int, repeat: int, max_phrases: int,
     sent_set = {(p.en, p.de) for p in ding_pairs if p.kind == "sentence"}
     sentences = [p for p in split.train if p in sent_set]
     rest = [p for p in split.train if p not in sent_set]
-    info = {"file": str(ding_path), "seed": seed, "held_out": list(heldout), "sentences": len(sentences), "sentence_repeat": repeat,
+    info = {"file": str(ding_path), "seed": seed, "held_out": list(heldout), "sentences": len(sentences),
+            "sentence_repeat": repeat,
             "phrases": phrases, "license": "Ding data: GPL-2.0-or-later",
             "sha256": hashlib.sha256(Path(ding_path).read_bytes()).hexdigest()}
     return sentences * repeat + rest, held, info

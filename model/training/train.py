@@ -125,7 +125,8 @@ def train(cfg: TrainConfig, data: Data, control: TrainControl | None = None,
             # Warm start from weights alone (e.g. a shipped model): the schedule continues from the saved
             # step and Adam's moments rebuild within a few hundred steps.
             meta = loaded.meta
-            step, epoch, elapsed = int(meta.get("step", 0)), int(meta.get("epoch", 0)), float(meta.get("elapsed_s", 0.0))
+            step, epoch = int(meta.get("step", 0)), int(meta.get("epoch", 0))
+            elapsed = float(meta.get("elapsed_s", 0.0))
     start_step, start_elapsed = step, elapsed
     sync, net = None, model  # net: what the training step calls; model: the plain module we save and probe
     if torch.distributed.is_available() and torch.distributed.is_initialized():
@@ -182,7 +183,8 @@ def train(cfg: TrainConfig, data: Data, control: TrainControl | None = None,
             batches = make_batches(data.train, cfg.batch_tokens, cfg.seed, epoch, cfg.length_buckets)
         idx = batches[position + rank]
         position += world
-        src, tgt = (torch.from_numpy(a).to(device, non_blocking=True) for a in collate(data.train, idx, model_cfg.pad_id))
+        src, tgt = (torch.from_numpy(a).to(device, non_blocking=True)
+                    for a in collate(data.train, idx, model_cfg.pad_id))
         t_step = time.monotonic()
         lr = learning_rate(step + 1, model_cfg.d_model, cfg.warmup_steps, cfg.lr_scale)
         for group in optimizer.param_groups:
@@ -194,7 +196,8 @@ def train(cfg: TrainConfig, data: Data, control: TrainControl | None = None,
             # is NaN/Inf if any rank's loss is.
             value = loss.item() if sync is None else sync.sum(loss.item())[0] / world
             if not math.isfinite(value):
-                where = f"the last good checkpoint {last_good} is intact" if last_good else "no checkpoint was written yet"
+                where = (f"the last good checkpoint {last_good} is intact" if last_good
+                         else "no checkpoint was written yet")
                 yield record("error", message=f"training stopped: the loss became {value} at step {step + 1}; "
                              f"{where}. Try a smaller learning-rate scale or more warmup steps.")
                 return
@@ -259,6 +262,16 @@ def train(cfg: TrainConfig, data: Data, control: TrainControl | None = None,
     yield record(event, checkpoint=str(last_good), message=f"saved {last_good}")
 
 
+def check_resumable(folder: Path) -> None:
+    """Validate a checkpoint's config, weights header and training state without building anything."""
+    model_cfg = ckpt.read_config(folder)[0]
+    if not (folder / ckpt.WEIGHTS).is_file():
+        raise UserError(f"{folder} has no {ckpt.WEIGHTS}")
+    ckpt.check_weights_header(folder / ckpt.WEIGHTS, model_cfg)
+    if (folder / ckpt.STATE).is_file():
+        ckpt.load_train_state(folder)
+
+
 def run_training(cfg: TrainConfig, control: TrainControl | None = None,
                  resume: Path | None = None) -> Iterator[TrainProgress]:
     """Read the corpus named in cfg, prepare it (re-using the tokenizer when resuming), and train.
@@ -300,6 +313,8 @@ def _run(cfg: TrainConfig, control: TrainControl, resume: Path | None) -> Iterat
                 stages += ({**{k: getattr(saved, k) for k in corpus}, "until_step": until},)
         cfg = saved.replace(**{k: getattr(cfg, k) for k in keep}, out_dir=cfg.out_dir or saved.out_dir,
                             stages=stages)
+        # Refuse a wrong or hostile checkpoint now, not after the corpus has been read and tokenized.
+        check_resumable(folder)
         tokenizer = ckpt.load_tokenizer(folder, *ckpt.read_config(folder))  # spm.model, or Marian's files
         resume = folder
     resolve_device(cfg.device)  # a bad --device fails at once, not after the data is prepared

@@ -139,7 +139,7 @@ def test_screenshot_with_a_bad_model_folder_fails_with_one_line(tmp_path):
         ["-m", "explorer.app", "--model", str(missing), "--screenshot", str(tmp_path / "x.png")],
         tmp_path,
     )
-    assert result.returncode == 1
+    assert result.returncode == 2  # the user's error, as on the command line
     lines = error_lines(result.stderr)
     assert len(lines) == 1 and str(missing) in lines[0], result.stderr
     assert not (tmp_path / "x.png").exists()

@@ -45,7 +45,8 @@ def test_resume_equals_straight_run(tmp_path):
     half = train_tiny(tmp_path / "half", steps=15, dropout=0.1, report_every=5)
     from model.config import TrainConfig, preset
     from model.training.train import run_training
-    cfg = TrainConfig(out_dir=str(half), model=preset("tiny"), max_steps=30, valid_every=0, checkpoint_every=0, report_every=5)
+    cfg = TrainConfig(out_dir=str(half), model=preset("tiny"), max_steps=30, valid_every=0, checkpoint_every=0,
+                      report_every=5)
     events = list(run_training(cfg, resume=half))
     assert events[-1].event == "done" and events[-1].step == 30
     a, b = load_model(straight).model.state_dict(), load_model(half).model.state_dict()

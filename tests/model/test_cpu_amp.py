@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 import torch
 
-from model.training import device, train
 from model.config import TrainConfig, preset
 from model.errors import UserError
+from model.training import device, train
 from tests.conftest import train_tiny
 
 

@@ -262,9 +262,10 @@ def test_cli_writes_corpus_and_reports_errors(sample, tmp_path, capsys):
     assert "14 sentence and 8 phrase pairs, 2 malformed lines" in printed
     stats = json.loads((out / "stats.json").read_text(encoding="utf-8"))
     assert stats["train"]["phrase"] == 4 and stats["sentence_repeat"] == 3
-    args = _cli().parse_args(["data", "ding", "--out", str(out), "--ding", str(tmp_path / "missing")])
-    assert args.func(args) == 1
-    assert "apt-get install trans-de-en" in capsys.readouterr().err
+    from model.cli import main
+    assert main(["data", "ding", "--out", str(out), "--ding", str(tmp_path / "missing")]) == 2  # a user error
+    err = capsys.readouterr().err
+    assert "apt-get install trans-de-en" in err and len(err.strip().splitlines()) == 1
 
 
 def test_augment_adds_to_train_only(sample, tmp_path):

@@ -1,0 +1,49 @@
+"""Every option of every command says what it does; --version prints the package's version."""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import io
+
+import pytest
+
+from model.cli import build_parser, main, version
+
+
+def _parsers(parser: argparse.ArgumentParser, path: str = "attention-explorer"):
+    yield path, parser
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for name, sub in action.choices.items():
+                if getattr(sub, "_setup", None):  # a lazy parser adds its options when it first parses
+                    with contextlib.redirect_stderr(io.StringIO()), pytest.raises(SystemExit):
+                        sub.parse_known_args(["--help"])
+                yield from _parsers(sub, f"{path} {name}")
+
+
+def test_every_option_has_a_help_line(capsys):
+    undocumented = [f"{path} {'/'.join(a.option_strings) or a.dest}"
+                    for path, parser in _parsers(build_parser()) for a in parser._actions
+                    if not isinstance(a, (argparse._HelpAction, argparse._SubParsersAction)) and not a.help]
+    assert undocumented == []
+    capsys.readouterr()
+
+
+def test_task_help_states_each_tasks_input():
+    train = dict(_parsers(build_parser()))["attention-explorer train"]
+    text = next(a.help for a in train._actions if "--task" in a.option_strings)
+    from model.training.tasks import TASKS, make_task
+    for task in TASKS:
+        assert task in text
+    # The formats named there are the ones the tasks produce.
+    assert "space-separated digits" in text and all(ch in "0123456789 " for ch in make_task("reverse", 1)[0][0])
+    assert "'14 July 1989' → '1989-07-14'" in text
+
+
+def test_version(capsys):
+    with pytest.raises(SystemExit) as done:
+        main(["--version"])
+    assert done.value.code == 0
+    out = capsys.readouterr().out.strip()
+    assert out == f"attention-explorer {version()}" and out.split()[-1][0].isdigit()
