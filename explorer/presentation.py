@@ -3,7 +3,8 @@
 On a 1024 × 768 projector the sentence column, the tab bar, the menus and the status bar take a third
 of the screen and are unreadable from the back of the room anyway. Presentation mode hides them,
 enlarges every font, drops the statistics line under the plots, and puts the sentence (editable;
-Enter translates it) and its translation above the view. Everything comes back as it was when the mode is left (F5 or Esc).
+Enter translates it) and its translation above the view. Everything comes back as it was when the mode
+is left (F5 or Esc).
 """
 
 from __future__ import annotations

@@ -20,8 +20,8 @@ from pathlib import Path
 from typing import Callable
 
 import numpy as np
-import pyqtgraph.exporters as pg_exporters
 import pyqtgraph as pg
+import pyqtgraph.exporters as pg_exporters
 from PySide6 import QtCore, QtGui, QtWidgets
 from PySide6.QtSvg import QSvgGenerator
 

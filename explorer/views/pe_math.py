@@ -14,7 +14,6 @@ import math
 
 import numpy as np
 
-
 LAYOUTS = ("interleaved", "halves")
 
 

@@ -17,7 +17,12 @@ from explorer.views.flow_layout import FlowLayout
 from explorer.views.heatmap import BASE_POINT_SIZE, release_title_width
 from explorer.views.lines_view import head_color
 from explorer.views.pe_math import (
-    default_dimensions, frequency, pe_similarity, sinusoidal_pe, sinusoidal_pe_at, wavelength,
+    default_dimensions,
+    frequency,
+    pe_similarity,
+    sinusoidal_pe,
+    sinusoidal_pe_at,
+    wavelength,
 )
 
 _MARK = "#d62728"

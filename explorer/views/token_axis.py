@@ -4,7 +4,8 @@ pyqtgraph's AxisItem drops tick labels when they crowd and cannot rotate them, w
 for a token axis: a researcher needs *every* label, and sub-word pieces are wider than a matrix
 cell. This axis draws its own labels: horizontal while they fit in a cell, slanted at 45° when they do
 not, vertical when even that is too tight, in smaller type (down to half size) when a cell is
-thinner than a line of text, and only every n-th label when even the smallest type does not fit. It also emphasises the label of the hovered row or column.
+thinner than a line of text, and only every n-th label when even the smallest type does not fit. It
+also emphasises the label of the hovered row or column.
 """
 
 from __future__ import annotations

@@ -5,7 +5,8 @@ The repository keeps ``model/`` and ``explorer/`` at its root, and their modules
 top-level packages into site-packages, where they could shadow (or be shadowed by) another project's
 ``model``. So the wheel installs them *inside* this package (``attention_explorer/model``,
 ``attention_explorer/explorer``, plus the built-in model in ``attention_explorer/assets``; see
-``[tool.setuptools]`` in pyproject.toml), and the entry point puts this folder first on ``sys.path`` before importing the app. Only
+``[tool.setuptools]`` in pyproject.toml), and the entry point puts this folder first on ``sys.path``
+before importing the app. Only
 the app's own process sees ``model`` and ``explorer``; other programs in the same environment do not.
 
 In a source checkout (or an editable install) this package lives in ``packaging/`` and the two folders

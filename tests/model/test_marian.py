@@ -55,7 +55,8 @@ def test_logits_equal_transformers(marian, fmt):
     hf, st, pt = marian
     loaded = load_model(st if fmt == "st" else pt)
     cfg = loaded.config
-    assert (cfg.pe_layout, cfg.activation, cfg.scale_embedding, cfg.final_logits_bias) == ("halves", "swish", True, True)
+    options = (cfg.pe_layout, cfg.activation, cfg.scale_embedding, cfg.final_logits_bias)
+    assert options == ("halves", "swish", True, True)
     assert (cfg.pad_id, cfg.bos_id, cfg.eos_id) == (hf.config.pad_token_id, hf.config.decoder_start_token_id, 0)
     learnt = sum(p.numel() for n, p in hf.named_parameters() if "embed_positions" not in n)  # theirs: a frozen table
     assert loaded.model.num_parameters() == learnt
