@@ -61,6 +61,9 @@ class ModelWorker(QObject):
         # under the GIL, which is all this needs: a request already older than the newest one when
         # it reaches the front of the queue is skipped, so fast typing does not queue up decodes.
         self.latest_request_id = 0
+        # Set by the controller while the formula walkthrough is open (the same plain-attribute handoff):
+        # only then does a translation carry every head's Q, K, V, which costs a second pass.
+        self.capture_vectors = False
 
     @property
     def has_model(self) -> bool:
@@ -113,7 +116,8 @@ class ModelWorker(QObject):
             from model.decoding.decode import translate
 
             # Attention capture is on by default; it is what every view draws.
-            result = translate(self._loaded, text, beam_size=beam_size, request_id=request_id)
+            result = translate(self._loaded, text, beam_size=beam_size, request_id=request_id,
+                               capture_vectors=self.capture_vectors)
         except Exception as exc:  # noqa: BLE001
             self.failed.emit(TRANSLATE, _message(exc), request_id)
         else:

@@ -144,6 +144,25 @@ class MultiHeadAttention(nn.Module):
         k, v = kv.chunk(2, dim=-1)
         return self._split(k), self._split(v)
 
+    def heads(self, x: Tensor, memory: Tensor | None = None, mask: Tensor | None = None,
+              is_causal: bool = False) -> tuple[Tensor, Tensor, Tensor, Tensor]:
+        """Q, K, V split into heads and each head's output before W^O, all (B, H, ·, d_k).
+
+        The formula walkthrough's opt-in capture (model/analysis/vectors.py); ordinary translation never
+        calls it. Arguments as in ``forward`` (no cache, no packing): memory given = cross-attention.
+        """
+        if memory is None:
+            q, k, v = (self._split(a) for a in self.w_qkv(x).chunk(3, dim=-1))
+        else:
+            q = self._split(self._query(x))
+            k, v = self.project_kv(memory)
+        if is_causal:
+            t, s = q.size(2), k.size(2)
+            causal = torch.ones(t, s, dtype=torch.bool, device=x.device).tril(diagonal=s - t)
+            mask = causal if mask is None else mask & causal
+        out, _ = attention(q, k, v, mask)
+        return q, k, v, out
+
     def forward(self, x: Tensor, memory: Tensor | None = None, mask: Tensor | None = None,
                 is_causal: bool = False, need_weights: bool = False, cache: KVCache | None = None,
                 static_kv: tuple[Tensor, Tensor] | None = None, head_mask: Tensor | None = None,

@@ -82,6 +82,45 @@ class AttentionMaps:
 
 
 @dataclass(frozen=True)
+class HeadVectors:
+    """Per-layer, per-head Q, K, V of one attention kind for one sentence, and each head's output.
+
+    ``out`` is softmax(QKᵀ/√d_k)V of each head, before the heads are concatenated and multiplied by W^O.
+    Rows of q and out are the queries, rows of k and v the keys (the kind's labels, as in AttentionMaps).
+    """
+
+    q: np.ndarray  # (L, H, rows, d_k) float32
+    k: np.ndarray  # (L, H, cols, d_k)
+    v: np.ndarray  # (L, H, cols, d_k)
+    out: np.ndarray  # (L, H, rows, d_k)
+
+    def __post_init__(self) -> None:
+        for name in ("q", "k", "v", "out"):
+            arr = getattr(self, name)
+            if not isinstance(arr, np.ndarray) or arr.ndim != 4:
+                raise ValueError(f"{name} must be a 4-d NumPy array (L, H, positions, d_k)")
+        if self.q.shape[:2] != self.k.shape[:2] or self.k.shape != self.v.shape or self.out.shape != self.q.shape:
+            raise ValueError(f"q {self.q.shape}, k {self.k.shape}, v {self.v.shape}, out {self.out.shape} disagree")
+        if self.q.shape[3] != self.k.shape[3]:
+            raise ValueError("queries and keys must have the same d_k")
+
+
+@dataclass(frozen=True)
+class AttentionVectors:
+    """The Q, K, V behind AttentionMaps, captured only when the formula walkthrough asks for them."""
+
+    encoder_self: HeadVectors
+    decoder_self: HeadVectors
+    cross: HeadVectors
+
+    def of_kind(self, kind: str) -> HeadVectors:
+        """The HeadVectors for 'encoder', 'decoder' or 'cross'."""
+        if kind not in KINDS:
+            raise ValueError(f"unknown attention kind {kind!r}; expected one of {KINDS}")
+        return {"encoder": self.encoder_self, "decoder": self.decoder_self, "cross": self.cross}[kind]
+
+
+@dataclass(frozen=True)
 class Translation:
     """One translated sentence, with the attention behind it when it was captured."""
 
@@ -93,6 +132,7 @@ class Translation:
     attention: AttentionMaps | None = None
     request_id: int = 0
     unknown_pieces: int = 0  # source pieces the vocabulary lacks (<unk>): emoji, scripts it never saw
+    vectors: AttentionVectors | None = None  # per-head Q, K, V: only when the walkthrough asked for them
 
     def unknown_note(self) -> str:
         """'3 of 9 pieces are unknown to this model …' when the source had pieces the model cannot read.

@@ -158,8 +158,11 @@ def encode_source(loaded: LoadedModel, text: str) -> list[int]:
 def translate(loaded: LoadedModel, text: str, beam_size: int = 1, capture_attention: bool = True,
               length_penalty_alpha: float = 0.6, request_id: int = 0, use_cache: bool = True,
               head_masks: dict[str, Tensor] | None = None, max_extra: int = 50,
-              threads: int | None = DECODE_THREADS) -> Translation:
+              threads: int | None = DECODE_THREADS, capture_vectors: bool = False) -> Translation:
     """Translate one sentence; beam_size 1 is greedy. Max output length = source length + max_extra.
+
+    capture_vectors: also return every head's Q, K, V (``Translation.vectors``) for the formula
+    walkthrough; a second pass, so off unless the walkthrough is open. Ignored with head_masks.
 
     threads: torch intra-op threads while translating (see ``DECODE_THREADS``); None leaves them as set.
     """
@@ -167,12 +170,12 @@ def translate(loaded: LoadedModel, text: str, beam_size: int = 1, capture_attent
         raise UserError(f"beam size must be between 1 and 64, got {beam_size}")
     with intra_op_threads(threads):
         return _translate(loaded, text, beam_size, capture_attention, length_penalty_alpha, request_id,
-                          use_cache, head_masks, max_extra)
+                          use_cache, head_masks, max_extra, capture_vectors)
 
 
 def _translate(loaded: LoadedModel, text: str, beam_size: int, capture_attention: bool,
                length_penalty_alpha: float, request_id: int, use_cache: bool,
-               head_masks: dict[str, Tensor] | None, max_extra: int) -> Translation:
+               head_masks: dict[str, Tensor] | None, max_extra: int, capture_vectors: bool = False) -> Translation:
     model, tok = loaded.model, loaded.tokenizer
     bos, eos = model.cfg.bos_id, model.cfg.eos_id
     ids = encode_source(loaded, text)
@@ -203,9 +206,15 @@ def _translate(loaded: LoadedModel, text: str, beam_size: int, capture_attention
             enc, dec, cross = capture(model, src, generated, head_masks, encoded)
         maps = AttentionMaps(enc, dec, cross, tuple(tok.pieces(ids)),
                              tuple(tok.pieces([bos] + generated[:-1])), tuple(tok.pieces(generated)))
+    vectors = None
+    if capture_vectors and not head_masks:
+        from model.analysis.vectors import capture_vectors as capture_qkv
+
+        tgt = torch.tensor([[bos] + generated[:-1]], dtype=torch.long, device=src.device)
+        vectors = capture_qkv(model, src, tgt)
     return Translation(source=text, text=tok.decode(out_ids), source_pieces=tuple(tok.pieces(ids[:-1])),
                        target_pieces=tuple(tok.pieces(out_ids)), score=float(score), attention=maps,
-                       request_id=request_id, unknown_pieces=ids[:-1].count(tok.unk_id))
+                       request_id=request_id, unknown_pieces=ids[:-1].count(tok.unk_id), vectors=vectors)
 
 
 @torch.inference_mode()
