@@ -89,6 +89,10 @@ class Controller(QObject):
         self._request_translate.emit(self._latest_id, text, int(beam_size))
         return self._latest_id
 
+    def set_capture_vectors(self, on: bool) -> None:
+        """Ask for every head's Q, K, V with each translation (the formula walkthrough is open)."""
+        self.worker.capture_vectors = bool(on)
+
     def shutdown(self) -> None:
         """Stop the worker thread and wait for it (a running decode finishes first). Idempotent."""
         if self._thread.isRunning():

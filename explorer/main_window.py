@@ -31,6 +31,7 @@ from PySide6.QtWidgets import (
 from explorer import style
 from explorer.controller import Controller
 from explorer.empty_state import EmptyState
+from explorer.formula_dock import install_formula_dock
 from explorer.info_panel import InfoPanel, model_display_name
 from explorer.presentation import PresentationMode
 from explorer.recent import RecentModels, open_settings
@@ -191,6 +192,7 @@ class MainWindow(QMainWindow):
         # so the window holds these too.
         self.addActions([self.presentation_action, self.full_screen_action, self.zoom_in_action,
                          self.zoom_out_action, self.reset_zoom_action])
+        self.formula_dock = install_formula_dock(self, view_menu)  # lecture mode: eq. (1) for a clicked cell
         view_menu.addSeparator()
         self.colormap_menu = view_menu.addMenu("&Colour map")
         self.colormap_group = QActionGroup(self)

@@ -63,6 +63,7 @@ class HeatmapView(QtWidgets.QWidget):
     """
 
     hovered = Signal(str)
+    cell_clicked = Signal(int, int)  # row (query), column (key): the formula walkthrough follows it
 
     def __init__(self, parent=None) -> None:
         super().__init__(parent)
@@ -109,6 +110,7 @@ class HeatmapView(QtWidgets.QWidget):
         # pyqtgraph reports moves only inside the scene; leaving the plot must clear the hover too,
         # or the last cell stays boxed and read out after the pointer has gone.
         self.canvas.installEventFilter(self)
+        self.canvas.scene().sigMouseClicked.connect(self._on_mouse_clicked)
 
         self.readout = QtWidgets.QLabel(" ")
         # Plain text: as rich text, Qt would read the piece "<s>" as a strike-through tag.
@@ -210,6 +212,11 @@ class HeatmapView(QtWidgets.QWidget):
         row, col = int(np.floor(point.y() + 0.5)), int(np.floor(point.x() + 0.5))
         rows, cols = self._values.shape
         return (row, col) if 0 <= row < rows and 0 <= col < cols else None
+
+    def _on_mouse_clicked(self, event) -> None:
+        cell = self.cell_at_scene_pos(event.scenePos())
+        if cell is not None:
+            self.cell_clicked.emit(*cell)
 
     def scene_pos_of_cell(self, row: int, col: int) -> QtCore.QPointF:
         """The scene position of a cell's centre (the inverse of :meth:`cell_at_scene_pos`)."""

@@ -53,6 +53,7 @@ def synthetic_maps() -> AttentionMaps:
 # ``fake_model`` swaps the worker's lazily imported ``model.checkpoint`` / ``model.decoding.decode`` for small
 # torch-free stand-ins that return synthetic records, so the shell is testable without a trained model.
 
+import dataclasses  # noqa: E402
 import sys  # noqa: E402
 import threading  # noqa: E402
 import time  # noqa: E402
@@ -62,7 +63,7 @@ from pathlib import Path  # noqa: E402
 from PySide6.QtCore import QSettings, QThread  # noqa: E402
 
 from model.errors import CheckpointError, UserError  # noqa: E402
-from model.records import ModelInfo, Translation  # noqa: E402
+from model.records import AttentionVectors, HeadVectors, ModelInfo, Translation  # noqa: E402
 
 
 @pytest.fixture(autouse=True)
@@ -124,6 +125,23 @@ def make_translation(text: str, request_id: int = 0) -> Translation:
                        target_pieces=target, score=-1.5, attention=maps, request_id=request_id)
 
 
+def make_synthetic_vectors(like: AttentionMaps, d_k: int = 4, seed: int = 0) -> tuple[AttentionMaps, AttentionVectors]:
+    """Random per-head Q, K, V with the tokens of ``like``, and the maps and head outputs they imply."""
+    rng = np.random.default_rng(seed)
+    n_layers, n_heads = like.n_layers, like.n_heads
+    s, t = len(like.source_tokens), len(like.target_tokens)
+    parts, maps = {}, {}
+    for kind, rows, cols in (("encoder", s, s), ("decoder", t, t), ("cross", t, s)):
+        q = rng.standard_normal((n_layers, n_heads, rows, d_k)).astype(np.float32)
+        k, v = (rng.standard_normal((n_layers, n_heads, cols, d_k)).astype(np.float32) for _ in range(2))
+        masked = np.triu(np.ones((rows, cols), dtype=bool), k=1) if kind == "decoder" else None
+        maps[kind] = _softmax_rows(q @ k.swapaxes(-1, -2) / np.sqrt(d_k), masked)
+        parts[kind] = HeadVectors(q=q, k=k, v=v, out=(maps[kind] @ v).astype(np.float32))
+    new_maps = AttentionMaps(maps["encoder"], maps["decoder"], maps["cross"], like.source_tokens,
+                             like.target_tokens, like.predicted_tokens)
+    return new_maps, AttentionVectors(parts["encoder"], parts["decoder"], parts["cross"])
+
+
 def make_info(path: str, d_model=32, n_layers=2, n_heads=4) -> ModelInfo:
     config = (("d_model", d_model), ("n_layers", n_layers), ("n_heads", n_heads), ("d_ff", 64))
     return ModelInfo(path=path, config=config, n_params=123_456, vocab_size=500, device="cpu",
@@ -140,6 +158,7 @@ class FakeModel:
         self.translate_threads: list[str] = []
         self.translated_ids: list[int] = []
         self.beam_sizes: list[int] = []
+        self.vector_requests: list[bool] = []
 
     def make_model_dir(self, name: str = "fake-model") -> Path:
         folder = self.root / name
@@ -158,7 +177,7 @@ class FakeModel:
         return self.default_dir
 
     # model.decoding.decode
-    def translate(self, loaded, text, beam_size=1, capture_attention=True, request_id=0):
+    def translate(self, loaded, text, beam_size=1, capture_attention=True, request_id=0, capture_vectors=False):
         self.translate_threads.append(threading.current_thread().name)
         if not text.strip():
             raise UserError("Type a sentence to translate.")
@@ -167,7 +186,12 @@ class FakeModel:
         time.sleep(self.translate_delay)
         self.translated_ids.append(request_id)
         self.beam_sizes.append(beam_size)
-        return make_translation(text, request_id)
+        self.vector_requests.append(capture_vectors)
+        translation = make_translation(text, request_id)
+        if capture_vectors:
+            maps, vectors = make_synthetic_vectors(translation.attention)
+            translation = dataclasses.replace(translation, attention=maps, vectors=vectors)
+        return translation
 
 
 @pytest.fixture

@@ -1,0 +1,99 @@
+"""The formula walkthrough (explorer/views/formula_view.py): the numbers on screen are eq. (1)'s."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from PySide6.QtCore import Qt
+
+from explorer import style
+from explorer.main_window import MainWindow
+from explorer.views.attention_panel import AttentionPanel
+from explorer.views.formula_view import HAND, SENTENCE, FormulaView, format_numbers
+from model.analysis.walkthrough import formula_row
+from tests.explorer.conftest import make_synthetic_maps, make_synthetic_vectors
+
+TIMEOUT = 10_000
+
+
+def test_format_numbers():
+    assert format_numbers(np.array([1.0, 2.0, 3.0]), 2) == "[1, 2, 3]"
+    assert format_numbers(np.array([-0.5, -np.inf, -0.001]), 2) == "[−0.5, −∞, 0]"
+    assert format_numbers(np.arange(10.0), 1, limit=3) == "[0, 1, 2, … (10 in all)]"
+
+
+def test_first_page_works_the_hand_example(qtbot):
+    view = FormulaView()
+    qtbot.addWidget(view)
+    assert view.page == HAND
+    shown = {step: label.text() for step, label in view.numbers.items()}
+    assert shown["q"] == "[1, 2]" and shown["k"] == "[1, 1]"
+    assert shown["dots"].startswith("[1, 2, 3]")
+    assert shown["scaled"] == "[0.71, 1.41, 2.12]"
+    assert shown["softmax"] == "[0.14, 0.28, 0.58]"
+    assert shown["output"] == "[7.2, 11.4]"
+    view.unscaled_box.setChecked(True)  # without ÷√2 the row is sharper: the largest weight grows
+    assert view.numbers["softmax"].text() == "[0.09, 0.24, 0.67]"
+    assert "0.58 → 0.67" in view.numbers["sharpness"].text()
+
+
+@pytest.fixture
+def wired(qtbot):
+    """An attention panel and a walkthrough wired as the dock wires them, on synthetic Q, K, V."""
+    maps, vectors = make_synthetic_vectors(make_synthetic_maps(), d_k=12)
+    panel, view = AttentionPanel(), FormulaView()
+    for w in (panel, view):
+        qtbot.addWidget(w)
+    panel.set_maps(maps)
+    panel.state_changed.connect(lambda: view.set_state(*panel.state()[:3]))
+    panel.heatmap.cell_clicked.connect(view.select_cell)
+    view.set_translation(maps, vectors)
+    panel.resize(800, 600)
+    panel.show()
+    qtbot.waitExposed(panel)
+    return panel, view, maps, vectors
+
+
+def test_clicking_a_cell_fills_the_panel_with_the_modules_numbers(qtbot, wired):
+    panel, view, maps, vectors = wired
+    panel.set_state("decoder", 1, 2)
+    heatmap = panel.heatmap
+    pos = heatmap.canvas.mapFromScene(heatmap.scene_pos_of_cell(2, 1))
+    with qtbot.waitSignal(heatmap.cell_clicked, timeout=TIMEOUT) as blocker:
+        qtbot.mouseClick(heatmap.canvas.viewport(), Qt.MouseButton.LeftButton, pos=pos)
+    assert blocker.args == [2, 1] and view.page == SENTENCE
+    hv = vectors.decoder_self
+    expected = formula_row(hv.q[1, 2, 2], hv.k[1, 2], hv.v[1, 2], maps.masked("decoder")[2])
+    row = view.row()
+    np.testing.assert_array_equal(row.weights, expected.weights)
+    np.testing.assert_allclose(row.weights, maps.decoder_self[1, 2, 2], atol=1e-6)  # what the heatmap shows
+    assert view.numbers["softmax"].text() == format_numbers(expected.weights, 3)
+    assert view.numbers["mask"].text().endswith("−∞]")  # query 2 may not see key 3
+    assert view.numbers["k"].text() == format_numbers(hv.k[1, 2, 1], 3, 8)
+    assert "(12 in all)" in view.numbers["q"].text()
+    view.show_all_box.setChecked(True)
+    assert view.numbers["q"].text() == format_numbers(hv.q[1, 2, 2], 3)
+    assert view.numbers["output"].text() == format_numbers(hv.out[1, 2, 2], 3)
+    assert "layer 2, head 3" in view.title.text() and "▁Haus" in view.title.text()
+    panel.set_state("cross", 0, 0)  # following the panel: the same cell in another kind
+    np.testing.assert_allclose(view.row().weights, maps.cross[0, 0, 2], atol=1e-6)
+
+
+def test_dock_asks_for_vectors_only_while_open(qtbot, fake_model, restore_app_look, qapp):
+    style.apply_theme(qapp)
+    win = MainWindow()
+    qtbot.addWidget(win)
+    win.resize(1024, 768)
+    win.show()
+    qtbot.waitExposed(win)
+    with qtbot.waitSignal(win.controller.translation_ready, timeout=TIMEOUT):
+        win.open_model(fake_model.make_model_dir())
+    assert fake_model.vector_requests == [False] and win.formula_dock.isHidden()
+    action = win.formula_dock.toggleViewAction()
+    assert action in win.menuBar().actions()[1].menu().actions()
+    with qtbot.waitSignal(win.controller.translation_ready, timeout=TIMEOUT) as blocker:
+        action.trigger()  # opening it over a sentence without Q, K, V translates that sentence again
+    assert fake_model.vector_requests == [False, True] and blocker.args[0].vectors is not None
+    view = win.formula_dock.widget()
+    view.select_cell(1, 0)
+    assert view.row() is not None and view.numbers["softmax"].text().startswith("[")
