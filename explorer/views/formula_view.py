@@ -59,8 +59,8 @@ class FormulaView(QWidget):
         self._row: FormulaRow | None = None
         self._key = 0
 
-        self.hand_button = QPushButton("Worked example")
-        self.sentence_button = QPushButton("This sentence")
+        self.hand_button = QPushButton("Example")
+        self.sentence_button = QPushButton("Sentence")
         pages = QButtonGroup(self)
         for b in (self.hand_button, self.sentence_button):
             b.setCheckable(True)
@@ -72,10 +72,13 @@ class FormulaView(QWidget):
         self.unscaled_box.toggled.connect(self._render)
         self.show_all_box = QCheckBox("show all")
         self.show_all_box.toggled.connect(self._render)
-        bar = QHBoxLayout()
-        for w in (self.hand_button, self.sentence_button, self.unscaled_box, self.show_all_box):
-            bar.addWidget(w)
-        bar.addStretch(1)
+        # Two short rows rather than one long one: the dock must fit beside the maps on a 1024-px projector.
+        pages_row, toggles_row = QHBoxLayout(), QHBoxLayout()
+        for row, widgets in ((pages_row, (self.hand_button, self.sentence_button)),
+                             (toggles_row, (self.unscaled_box, self.show_all_box))):
+            for w in widgets:
+                row.addWidget(w)
+            row.addStretch(1)
 
         self.title = QLabel()
         self.title.setWordWrap(True)
@@ -85,13 +88,16 @@ class FormulaView(QWidget):
         self.numbers: dict[str, QLabel] = {}
         for r, (step, formula) in enumerate(STEPS):
             self.formulas[step] = QLabel(formula)
+            self.formulas[step].setWordWrap(True)
+            self.formulas[step].setStyleSheet("font-weight: bold")
             self.numbers[step] = QLabel()
             self.numbers[step].setFont(mono)
             self.numbers[step].setWordWrap(True)
             self.numbers[step].setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-            grid.addWidget(self.formulas[step], r, 0, Qt.AlignmentFlag.AlignTop)
-            grid.addWidget(self.numbers[step], r, 1)
-        grid.setColumnStretch(1, 1)
+            # The formula above its numbers, not beside them: the dock stays narrow next to the maps.
+            grid.addWidget(self.formulas[step], 2 * r, 0)
+            grid.addWidget(self.numbers[step], 2 * r + 1, 0)
+            grid.setRowMinimumHeight(2 * r + 1, 0)
         body = QWidget()
         inner = QVBoxLayout(body)
         inner.addWidget(self.title)
@@ -99,9 +105,11 @@ class FormulaView(QWidget):
         inner.addStretch(1)
         scroll = QScrollArea()
         scroll.setWidgetResizable(True)
+        scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         scroll.setWidget(body)
         layout = QVBoxLayout(self)
-        layout.addLayout(bar)
+        layout.addLayout(pages_row)
+        layout.addLayout(toggles_row)
         layout.addWidget(scroll)
         self.show_page(HAND)
 
