@@ -1,4 +1,4 @@
-"""Command line: train, translate, evaluate, info, data, average, import-marian.
+"""Command line: train, translate, evaluate, info, data, average, import-marian, heads.
 
 User errors end with one line on stderr and exit code 2 (1 for a failed training run); only bugs
 produce a traceback.
@@ -13,6 +13,7 @@ import time
 from pathlib import Path
 
 from model.cli.data import add_data_commands
+from model.cli.heads import add_heads_commands
 from model.cli.progress import fmt_time
 from model.cli.train import cmd_train
 from model.errors import TrainingError, UserError
@@ -249,6 +250,7 @@ def build_parser() -> argparse.ArgumentParser:
     av.set_defaults(func=cmd_average)
     add_data_commands(sub)
     add_marian_cli(sub)
+    add_heads_commands(sub)
     return p
 
 

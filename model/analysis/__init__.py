@@ -1,0 +1,1 @@
+"""Analyses over many sentences: per-head statistics and head importance."""
