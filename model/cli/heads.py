@@ -51,6 +51,41 @@ def cmd_stats(a) -> int:
     return 0
 
 
+def cmd_importance(a) -> int:
+    from model.analysis.importance import head_importance
+    from model.cli.commands import _Progress, _load
+    src = _read_lines(a.src, "source")
+    ref = _read_lines(a.ref, "reference")
+    if len(src) != len(ref):
+        raise UserError(f"{a.src} has {len(src)} lines but {a.ref} has {len(ref)}: they must be aligned")
+    if a.limit:
+        src, ref = src[: a.limit], ref[: a.limit]
+    if not src:
+        raise UserError(f"{a.src} holds no sentences")
+    loaded = _load(a)
+    result = head_importance(loaded, src, ref, progress=None if a.json else _Passes(),
+                             cache=Path(a.cache) if a.cache else None)
+    if a.json:
+        print(json.dumps(result.to_json()))
+        return 0
+    print(f"full model: BLEU {result.bleu:.2f}  chrF {result.chrf:.2f}  ({result.sentences} sentences"
+          f"{', cached' if result.cached else ''})")
+    print("removed alone     BLEU   ΔBLEU    chrF")
+    for h in sorted(result.heads, key=lambda h: h.bleu):  # most important first
+        print(f"{h.head:<14} {h.bleu:7.2f} {h.bleu - result.bleu:7.2f} {h.chrf:7.2f}")
+    print("pruning curve (heads removed: BLEU): "
+          + ", ".join(f"{n + 1}: {h.bleu:.1f}" for n, h in enumerate(result.curve)))
+    return 0
+
+
+class _Passes:
+    """'pass 12/49 over the test set' on stderr."""
+
+    def __call__(self, done: int, total: int) -> None:
+        print(f"\rpass {done}/{total} over the test set", end="\n" if done == total else "", file=sys.stderr,
+              flush=True)
+
+
 def add_heads_commands(subparsers) -> None:
     """Register ``heads stats`` and ``heads importance`` on an argparse sub-parser collection."""
     heads = subparsers.add_parser("heads", help="per-head statistics and importance over a test set")
@@ -63,6 +98,14 @@ def add_heads_commands(subparsers) -> None:
     st.add_argument("--csv", metavar="OUT", help="write the table as CSV to this file")
     st.add_argument("--json", action="store_true", help="print the table as JSON on stdout")
     st.set_defaults(func=cmd_stats)
+
+    im = sub.add_parser("importance", help="BLEU and chrF with each head removed (Michel et al. 2019)")
+    _common(im)
+    im.add_argument("--ref", required=True, metavar="FILE", help="reference translations, one a line")
+    im.add_argument("--cache", metavar="FILE.json",
+                    help="reuse results stored here for the same weights and data, and store new ones")
+    im.add_argument("--json", action="store_true", help="print the results as JSON on stdout")
+    im.set_defaults(func=cmd_importance)
 
 
 def _common(p) -> None:
