@@ -1,4 +1,4 @@
-"""Command line: train, translate, evaluate, info, data, average, import-marian, heads.
+"""Command line: train, translate, evaluate, info, data, average, import-marian, heads, align.
 
 User errors end with one line on stderr and exit code 2 (1 for a failed training run); only bugs
 produce a traceback.
@@ -12,6 +12,7 @@ import sys
 import time
 from pathlib import Path
 
+from model.cli.align import add_align_command
 from model.cli.data import add_data_commands
 from model.cli.heads import add_heads_commands
 from model.cli.progress import fmt_time
@@ -251,6 +252,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_data_commands(sub)
     add_marian_cli(sub)
     add_heads_commands(sub)
+    add_align_command(sub)
     return p
 
 
