@@ -68,7 +68,7 @@ def cmd_align(a) -> int:
     gold = gold[: len(src)]
     result = {"layer": a.layer, "head": a.head, **vars(score(chosen, gold))}
     every = [{"layer": layer, "head": head, **vars(score(links_for(layer, head), gold))}
-             for layer in range(1, n_layers + 1) for head in range(0, n_heads + 1)]
+             for layer in range(1, n_layers + 1) for head in range(n_heads + 1)]
     best = min(every, key=lambda r: r["aer"])
     if a.json:
         print(json.dumps({"chosen": result, "best": best, "all": every}))

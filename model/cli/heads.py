@@ -53,7 +53,7 @@ def cmd_stats(a) -> int:
 
 def cmd_importance(a) -> int:
     from model.analysis.importance import head_importance
-    from model.cli.commands import _Progress, _load
+    from model.cli.commands import _load
     src = _read_lines(a.src, "source")
     ref = _read_lines(a.ref, "reference")
     if len(src) != len(ref):
