@@ -10,13 +10,7 @@ import math
 import numpy as np
 import pytest
 
-from model.analysis.head_stats import (
-    STATS,
-    average,
-    is_punctuation,
-    map_statistics,
-    sentence_statistics,
-)
+from model.analysis.head_stats import STATS, average, is_punctuation, map_statistics, sentence_statistics
 from model.cli.commands import main
 from model.records import AttentionMaps
 
