@@ -42,6 +42,10 @@ class AttentionMaps:
     source_tokens: tuple[str, ...]
     target_tokens: tuple[str, ...]
     predicted_tokens: tuple[str, ...] = ()
+    # Heads removed for this translation, (kind, layer, head) 0-based. Their maps hold zeros, not the
+    # weights the head would have computed: a removed head contributes nothing, and a view should draw
+    # it as removed rather than as a blank pattern.
+    removed: tuple[tuple[str, int, int], ...] = ()
 
     def __post_init__(self) -> None:
         s, t = len(self.source_tokens), len(self.target_tokens)
@@ -50,6 +54,13 @@ class AttentionMaps:
         _check_maps("cross", self.cross, t, s)
         if self.predicted_tokens and len(self.predicted_tokens) != t:
             raise ValueError("predicted_tokens must have one entry per target position")
+        for kind, layer, head in self.removed:
+            if kind not in KINDS or not (0 <= layer < self.n_layers and 0 <= head < self.n_heads):
+                raise ValueError(f"removed head {(kind, layer, head)} is not in these maps")
+
+    def is_removed(self, kind: str, layer: int, head: int) -> bool:
+        """True when the head (0-based) was ablated for this translation: its map is not weights."""
+        return (kind, layer, head) in self.removed
 
     @property
     def n_layers(self) -> int:

@@ -1,4 +1,4 @@
-"""Command line: train, translate, evaluate, info, data, average, import-marian.
+"""Command line: train, translate, evaluate, info, data, average, import-marian, heads, align.
 
 User errors end with one line on stderr and exit code 2 (1 for a failed training run); only bugs
 produce a traceback.
@@ -12,7 +12,9 @@ import sys
 import time
 from pathlib import Path
 
+from model.cli.align import add_align_command
 from model.cli.data import add_data_commands
+from model.cli.heads import add_heads_commands
 from model.cli.progress import fmt_time
 from model.cli.train import cmd_train
 from model.errors import TrainingError, UserError
@@ -39,6 +41,7 @@ def _stdin_lines() -> list[str]:
 
 
 def cmd_translate(a) -> int:
+    from model.decoding.ablation import format_head
     from model.decoding.decode import translate
     texts = a.text or ([] if sys.stdin.isatty() else _stdin_lines())
     if not texts:
@@ -46,10 +49,16 @@ def cmd_translate(a) -> int:
     if a.save_attention and len(texts) != 1:
         raise UserError("--save-attention takes exactly one sentence")
     loaded = _load(a)
+    masks = None
+    if a.remove_heads:
+        from model.decoding.ablation import head_masks, parse_heads
+        cfg = loaded.config
+        masks = head_masks(parse_heads(a.remove_heads, cfg.n_layers, cfg.n_heads), cfg.n_layers, cfg.n_heads,
+                           loaded.device)
     for text in texts:
         t0 = time.perf_counter()
-        tr = translate(loaded, text, beam_size=a.beam,
-                       capture_attention=a.json or bool(a.save_attention), use_cache=not a.no_cache)
+        tr = translate(loaded, text, beam_size=a.beam, capture_attention=a.json or bool(a.save_attention),
+                       use_cache=not a.no_cache, head_masks=masks)
         ms = (time.perf_counter() - t0) * 1000
         if tr.unknown_pieces:
             print(f"warning: {tr.unknown_note()}", file=sys.stderr)
@@ -58,13 +67,15 @@ def cmd_translate(a) -> int:
             m = tr.attention
             np.savez_compressed(a.save_attention, encoder_self=m.encoder_self, decoder_self=m.decoder_self,
                                 cross=m.cross, source_tokens=np.array(m.source_tokens),
-                                target_tokens=np.array(m.target_tokens))
+                                target_tokens=np.array(m.target_tokens),
+                                removed_heads=np.array([format_head(h) for h in m.removed], dtype=str))
         if a.json:
             m = tr.attention
             print(json.dumps({"source": tr.source, "translation": tr.text,
                               "source_tokens": list(m.source_tokens), "target_tokens": list(m.target_tokens),
                               "output_tokens": list(tr.target_pieces), "score": tr.score, "ms": round(ms, 1),
                               "unknown_pieces": tr.unknown_pieces,
+                              "removed_heads": [format_head(h) for h in m.removed],
                               "shapes": {"encoder_self": list(m.encoder_self.shape),
                                          "decoder_self": list(m.decoder_self.shape),
                                          "cross": list(m.cross.shape)}}, ensure_ascii=False))
@@ -221,6 +232,9 @@ def build_parser() -> argparse.ArgumentParser:
             s.add_argument("--save-attention", metavar="FILE.npz",
                            help="save the attention maps and pieces of the one sentence given")
             s.add_argument("--no-cache", action="store_true", help="decode without the key/value cache")
+            s.add_argument("--remove-heads", metavar="SPEC",
+                           help="heads to remove (ablation), 1-based as the window shows them, e.g. "
+                                "enc:1.3,cross:4.2 (kinds enc, dec, cross)")
         if name == "evaluate":
             s.add_argument("--src", required=True, metavar="FILE", help="test source sentences, one per line")
             s.add_argument("--ref", required=True, metavar="FILE", help="reference translations, aligned with --src")
@@ -237,6 +251,8 @@ def build_parser() -> argparse.ArgumentParser:
     av.set_defaults(func=cmd_average)
     add_data_commands(sub)
     add_marian_cli(sub)
+    add_heads_commands(sub)
+    add_align_command(sub)
     return p
 
 

@@ -19,6 +19,7 @@ import torch
 from torch import Tensor
 
 from model.checkpoint import LoadedModel
+from model.decoding.ablation import removed_of
 from model.decoding.beam import Beam
 from model.decoding.int8 import search_copy
 from model.decoding.speculative import checked_greedy
@@ -54,32 +55,38 @@ def intra_op_threads(n: int | None):
 
 
 def _step_logits(model: Transformer, memory: Tensor, src: Tensor, seqs: Tensor,
-                 state: DecoderState | None) -> Tensor:
+                 state: DecoderState | None, head_masks: dict[str, Tensor] | None = None) -> Tensor:
     """Logits of the next piece for each row of seqs (B, t) → (B, V)."""
     if state is not None:
-        hidden, _, _ = model.decode(seqs[:, -1:], memory, src, state=state)
+        hidden, _, _ = model.decode(seqs[:, -1:], memory, src, state=state, head_masks=head_masks)
     else:  # no cache: recompute every position, as a naive implementation would
-        hidden, _, _ = model.decode(seqs, memory, src)
+        hidden, _, _ = model.decode(seqs, memory, src, head_masks=head_masks)
     return model.next_logits(hidden[:, -1])
 
 
 def _step_logprobs(model: Transformer, memory: Tensor, src: Tensor, seqs: Tensor,
-                   state: DecoderState | None) -> Tensor:
+                   state: DecoderState | None, head_masks: dict[str, Tensor] | None = None) -> Tensor:
     """Log-probabilities of the next piece for each row of seqs (B, t) → (B, V)."""
-    return _step_logits(model, memory, src, seqs, state).float().log_softmax(-1)
+    return _step_logits(model, memory, src, seqs, state, head_masks).float().log_softmax(-1)
 
 
 @torch.inference_mode()
-def greedy(model: Transformer, src: Tensor, max_len: int, use_cache: bool = True) -> list[list[int]]:
-    """src: (B, S) → for each row the generated ids (ending in </s> unless max_len was reached)."""
-    memory, _ = model.encode(src)
+def greedy(model: Transformer, src: Tensor, max_len: int, use_cache: bool = True,
+           head_masks: dict[str, Tensor] | None = None) -> list[list[int]]:
+    """src: (B, S) → for each row the generated ids (ending in </s> unless max_len was reached).
+
+    head_masks: {kind: (L, H)} multipliers, 0 removes a head (model/decoding/ablation.py). A head's mask
+    acts on its output after attention, so the key/value cache stays valid and ablation keeps it.
+    """
+    hm = head_masks or {}
+    memory, _ = model.encode(src, head_mask=hm.get("encoder"))
     b = src.size(0)
     bos, eos = model.cfg.bos_id, model.cfg.eos_id
     seqs = torch.full((b, 1), bos, dtype=torch.long, device=src.device)
     done = torch.zeros(b, dtype=torch.bool, device=src.device)
     state = DecoderState(model, memory, src) if use_cache else None
     for _ in range(max_len):
-        nxt = _step_logits(model, memory, src, seqs, state).argmax(-1)  # argmax needs no softmax
+        nxt = _step_logits(model, memory, src, seqs, state, head_masks).argmax(-1)  # argmax needs no softmax
         nxt = nxt.masked_fill(done, model.cfg.pad_id)
         seqs = torch.cat([seqs, nxt[:, None]], dim=1)
         done |= nxt == eos
@@ -100,18 +107,21 @@ def greedy(model: Transformer, src: Tensor, max_len: int, use_cache: bool = True
 
 @torch.inference_mode()
 def beam_search(model: Transformer, src: Tensor, beam_size: int, max_len: int, alpha: float = 0.6,
-                use_cache: bool = True, memory: Tensor | None = None) -> tuple[list[int], float]:
+                use_cache: bool = True, memory: Tensor | None = None,
+                head_masks: dict[str, Tensor] | None = None) -> tuple[list[int], float]:
     """One sentence src: (1, S) → (best ids ending in </s> if finished, length-penalised log-prob).
 
-    memory: the encoder's output for src when the caller has it already, (1, S, D).
+    memory: the encoder's output for src when the caller has it already (with the same encoder head
+    masks), (1, S, D). head_masks: as for ``greedy``.
     """
-    memory, _ = model.encode(src) if memory is None else (memory, None)
+    hm = head_masks or {}
+    memory, _ = model.encode(src, head_mask=hm.get("encoder")) if memory is None else (memory, None)
     k = beam_size
     beam = Beam(k, alpha, src.device, model.cfg.bos_id, model.cfg.eos_id)
     state = DecoderState(model, memory, src, rows=k) if use_cache else None
     memory, src_k = memory.expand(k, -1, -1), src.expand(k, -1)
     while beam.step < max_len:
-        index = beam.advance(_step_logprobs(model, memory, src_k, beam.seqs, state))  # from (k, V)
+        index = beam.advance(_step_logprobs(model, memory, src_k, beam.seqs, state, head_masks))  # from (k, V)
         if index is None:
             break
         if state is not None:
@@ -129,7 +139,8 @@ def capture(model: Transformer, src: Tensor, generated: list[int], head_masks: d
             encoded: tuple[Tensor, list[Tensor]] | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Teacher-forced pass over <s> + generated[:-1]; returns (L,H,S,S), (L,H,T,T), (L,H,T,S) float32.
 
-    encoded: ``model.encode(src, need_weights=True)`` when the search already ran it (no head masks).
+    encoded: ``model.encode(src, need_weights=True, head_mask=…)`` when the search already ran it (with
+    the same encoder head mask).
     """
     tgt = torch.tensor([[model.cfg.bos_id] + generated[:-1]], dtype=torch.long, device=src.device)
     hm = head_masks or {}
@@ -184,19 +195,20 @@ def _translate(loaded: LoadedModel, text: str, beam_size: int, capture_attention
     # The int8 draft (model/decoding/speculative.py) changes the speed of greedy search, never its result.
     fast = search_copy(loaded) if beam_size == 1 and use_cache and not head_masks else None
     captured, encoded = None, None
-    if head_masks:
-        # Ablated heads must also change the search, not just the maps: decode uncached through forward.
-        generated, score = _ablated_greedy(model, src, max_len, head_masks), 0.0
+    if head_masks and beam_size == 1:
+        # Ablated heads change the search, not just the maps (the int8 draft has no masks: fp32 here).
+        generated, score = greedy(model, src, max_len, use_cache, head_masks)[0], 0.0
     elif beam_size == 1 and fast is not None:
         (generated, captured), score = checked_greedy(model, fast, src, max_len, capture_attention), 0.0
     elif beam_size == 1:
         generated, score = greedy(model, src, max_len, use_cache)[0], 0.0
     else:
         # One encoder pass serves the search and the maps.
+        hm = head_masks or {}
         with torch.inference_mode():
-            encoded = model.encode(src, need_weights=capture_attention)
+            encoded = model.encode(src, need_weights=capture_attention, head_mask=hm.get("encoder"))
         generated, score = beam_search(model, src, beam_size, max_len, length_penalty_alpha, use_cache,
-                                       memory=encoded[0])
+                                       memory=encoded[0], head_masks=head_masks)
     out_ids = [i for i in generated if i != eos]
     maps = None
     if capture_attention:
@@ -204,8 +216,12 @@ def _translate(loaded: LoadedModel, text: str, beam_size: int, capture_attention
             enc, dec, cross = (_stack(ws) for ws in captured)
         else:
             enc, dec, cross = capture(model, src, generated, head_masks, encoded)
+        removed = removed_of(head_masks)
+        for kind, layer, head in removed:  # a removed head's weights never reach the output: show none
+            {"encoder": enc, "decoder": dec, "cross": cross}[kind][layer, head] = 0.0
         maps = AttentionMaps(enc, dec, cross, tuple(tok.pieces(ids)),
-                             tuple(tok.pieces([bos] + generated[:-1])), tuple(tok.pieces(generated)))
+                             tuple(tok.pieces([bos] + generated[:-1])), tuple(tok.pieces(generated)),
+                             removed=removed)
     vectors = None
     if capture_vectors and not head_masks:
         from model.analysis.vectors import capture_vectors as capture_qkv
@@ -218,21 +234,9 @@ def _translate(loaded: LoadedModel, text: str, beam_size: int, capture_attention
 
 
 @torch.inference_mode()
-def _ablated_greedy(model: Transformer, src: Tensor, max_len: int, head_masks: dict[str, Tensor]) -> list[int]:
-    seq = [model.cfg.bos_id]
-    for _ in range(max_len):
-        logits, _ = model(src, torch.tensor([seq], device=src.device), head_masks=head_masks)
-        logits[..., model.cfg.pad_id] = float("-inf")  # as in next_logits
-        nxt = int(logits[0, -1].argmax())
-        seq.append(nxt)
-        if nxt == model.cfg.eos_id:
-            break
-    return seq[1:]
-
-
-@torch.inference_mode()
 def beam_search_batch(model: Transformer, src: Tensor, beam_size: int, max_lens: list[int], alpha: float = 0.6,
-                      use_cache: bool = True) -> list[tuple[list[int], float]]:
+                      use_cache: bool = True, head_masks: dict[str, Tensor] | None = None,
+                      ) -> list[tuple[list[int], float]]:
     """Beam search for B padded sentences at once, src: (B, S) → per sentence what ``beam_search`` returns.
 
     The B·k hypotheses decode as one batch: one step of a 4-sentence batch costs little more than one step
@@ -241,7 +245,7 @@ def beam_search_batch(model: Transformer, src: Tensor, beam_size: int, max_lens:
     the batch shrinks instead of carrying finished rows to the end.
     """
     k = beam_size
-    memory, _ = model.encode(src)  # (B, S, D)
+    memory, _ = model.encode(src, head_mask=(head_masks or {}).get("encoder"))  # (B, S, D)
     memory, src_k = memory.repeat_interleave(k, 0), src.repeat_interleave(k, 0)  # (B·k, S, D), (B·k, S)
     state = DecoderState(model, memory, src_k) if use_cache else None
     beams = [Beam(k, alpha, src.device, model.cfg.bos_id, model.cfg.eos_id) for _ in range(src.size(0))]
@@ -249,7 +253,7 @@ def beam_search_batch(model: Transformer, src: Tensor, beam_size: int, max_lens:
     active = list(range(len(beams)))  # sentence of each block of k rows, in row order
     while active:
         seqs = torch.cat([beams[b].seqs for b in active])  # (A·k, t)
-        logp = _step_logprobs(model, memory, src_k, seqs, state)  # (A·k, V)
+        logp = _step_logprobs(model, memory, src_k, seqs, state, head_masks)  # (A·k, V)
         keep, index = [], []
         for j, b in enumerate(active):
             rows = beams[b].advance(logp[j * k:(j + 1) * k]) if beams[b].step < max_lens[b] else None
@@ -287,12 +291,13 @@ def eval_threads(cores: int | None = None, load: float | None = None) -> int:
 @torch.inference_mode()
 def translate_many(model: Transformer, tok, texts: list[str], beam_size: int = 1, batch_size: int | None = None,
                    alpha: float = 0.6, max_extra: int = 50, threads: int | None = None,
-                   progress=None) -> list[str]:
+                   progress=None, head_masks: dict[str, Tensor] | None = None) -> list[str]:
     """Batch translation for evaluation; greedy and beam search both run on batches of sentences.
 
     Sentences are sorted by length so a batch pads little. ``progress(done, total)`` is called after each
     batch. ``threads``: intra-op threads for the call (``eval_threads()`` chooses by the machine's load);
-    None leaves them as set, which is what a training run's validation wants.
+    None leaves them as set, which is what a training run's validation wants. head_masks: heads to
+    remove, as for ``greedy``.
     """
     device = next(model.parameters()).device
     if batch_size is None:
@@ -311,10 +316,11 @@ def translate_many(model: Transformer, tok, texts: list[str], beam_size: int = 1
                 src[r, : len(encoded[i])] = torch.tensor(encoded[i])
             src = src.to(device)
             if beam_size == 1:
-                results = greedy(model, src, s_len + max_extra)
+                results = greedy(model, src, s_len + max_extra, head_masks=head_masks)
             else:
                 max_lens = [len(encoded[i]) + max_extra for i in idx]
-                results = [ids for ids, _ in beam_search_batch(model, src, beam_size, max_lens, alpha)]
+                results = [ids for ids, _ in beam_search_batch(model, src, beam_size, max_lens, alpha,
+                                                                head_masks=head_masks)]
             for i, ids in zip(idx, results):
                 out[i] = tok.decode([t for t in ids if t != eos])
             if progress is not None:

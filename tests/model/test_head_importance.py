@@ -1,0 +1,84 @@
+"""Head importance (Michel et al. 2019) on the tiny reverse-task model: reproducible, equal to scoring
+translations made one by one with the head removed, and the cache returns the same numbers."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+import sacrebleu
+
+from model.analysis.importance import head_importance
+from model.checkpoint import load_model
+from model.cli.commands import main
+from model.decoding.ablation import parse_heads
+from model.decoding.decode import translate_many
+from tests.model.test_head_ablation import _zeroed_by_hand
+
+SRC = ["3 1 4 1 5", "9 2 6", "2 7 1 8 2", "5 3 5 8"]
+REF = [" ".join(reversed(s.split())) for s in SRC]
+
+
+@pytest.fixture(scope="module")
+def loaded(tiny_model_dir):
+    return load_model(tiny_model_dir)
+
+
+@pytest.fixture(scope="module")
+def first(loaded, tmp_path_factory):
+    cache = tmp_path_factory.mktemp("importance") / "cache.json"
+    calls = []
+    result = head_importance(loaded, SRC, REF, progress=lambda d, t: calls.append((d, t)), cache=cache)
+    return result, cache, calls
+
+
+def _bleu_by_hand(loaded, spec):
+    """Score of the model whose W^O columns for the heads in spec are zeroed (no head masks at all)."""
+    cfg = loaded.config
+    model = _zeroed_by_hand(loaded.model, parse_heads(spec, cfg.n_layers, cfg.n_heads))
+    hyps = translate_many(model, loaded.tokenizer, SRC, beam_size=1)
+    return sacrebleu.corpus_bleu(hyps, [REF]).score, sacrebleu.corpus_chrf(hyps, [REF]).score
+
+
+def test_importance_numbers(loaded, first):
+    result, _, calls = first
+    n = 3 * loaded.config.n_layers * loaded.config.n_heads
+    assert result.sentences == 4 and not result.cached
+    assert len(result.heads) == len(result.curve) == n
+    assert calls[-1] == (1 + 2 * n, 1 + 2 * n) and len(calls) == 1 + 2 * n
+    assert [h.head for h in result.heads[:2]] == ["enc:1.1", "enc:1.2"] and result.heads[-1].head == "cross:2.4"
+    # The numbers equal scoring the model with the head's output zeroed by hand.
+    assert (result.bleu, result.chrf) == pytest.approx(_bleu_by_hand(loaded, ""), abs=1e-3)
+    worst = min(result.heads, key=lambda h: h.bleu)
+    assert (worst.bleu, worst.chrf) == pytest.approx(_bleu_by_hand(loaded, worst.head), abs=1e-3)
+    # The curve removes heads least important first, and its last point has every head removed.
+    alone = {h.head: h.bleu for h in result.heads}
+    assert [alone[h.head] for h in result.curve] == sorted(alone.values(), reverse=True)
+    all_heads = ",".join(h.head for h in result.curve)
+    assert result.curve[-1].bleu == pytest.approx(_bleu_by_hand(loaded, all_heads)[0], abs=1e-3)
+    assert result.curve[0].bleu == max(alone.values())
+
+
+def test_reproducible_and_cached(loaded, first, tmp_path, capsys):
+    result, cache, _ = first
+    again = head_importance(loaded, SRC, REF)  # no cache: computed afresh
+    assert again.to_json() == result.to_json()
+    hit = head_importance(loaded, SRC, REF, progress=lambda d, t: pytest.fail("a cache hit translates nothing"),
+                          cache=cache)
+    assert hit.cached and hit.heads == result.heads and hit.curve == result.curve and hit.bleu == result.bleu
+    stored = json.loads(cache.read_text(encoding="utf-8"))
+    assert len(stored) == 1
+    # Other data is another key: it is computed and stored beside the first.
+    head_importance(loaded, SRC[:2], REF[:2], cache=cache)
+    assert len(json.loads(cache.read_text(encoding="utf-8"))) == 2
+    # The CLI reads the same cache.
+    src, ref = tmp_path / "s.txt", tmp_path / "r.txt"
+    src.write_text("\n".join(SRC) + "\n", encoding="utf-8")
+    ref.write_text("\n".join(REF) + "\n", encoding="utf-8")
+    assert main(["heads", "importance", "--model", str(loaded.path), "--src", str(src), "--ref", str(ref),
+                 "--cache", str(cache), "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["cached"] and out["heads"] == result.to_json()["heads"]
+    ref.write_text("one line\n", encoding="utf-8")
+    assert main(["heads", "importance", "--model", str(loaded.path), "--src", str(src), "--ref", str(ref)]) == 2
+    assert "must be aligned" in capsys.readouterr().err
