@@ -131,7 +131,7 @@ def evaluate(v: Variant, run: Path, data: Path, limit: int | None, beam: int) ->
 
 
 def _score(v: Variant, run: Path, data: Path, limit: int | None, beam: int) -> dict:
-    from model.card.card import score
+    from model.card.scores import score
     from model.checkpoint import load_model
     from model.training.data import read_parallel
     loaded = load_model(run)
@@ -152,7 +152,7 @@ def _score(v: Variant, run: Path, data: Path, limit: int | None, beam: int) -> d
 
 
 def table(results: dict) -> str:
-    from model.card.card import ablation_table
+    from model.card.paragraphs import ablation_table
     return ablation_table(results)
 
 

@@ -1,6 +1,6 @@
 """Evaluation speed: ``evaluate`` over the shipped model's held-out test sentences, greedy and beam 4.
 
-Method: ``model.card.card.score`` — exactly what ``attention-explorer evaluate`` and the model card run — on the
+Method: ``model.card.scores.score`` — exactly what ``attention-explorer evaluate`` and the model card run — on the
 first N sentences of ``heldout/test.en`` of the benchmarked model folder (all 1,000 of the built-in
 model; 100 with ``--quick``), threads chosen by ``model.decoding.decode.eval_threads`` as the CLI chooses them.
 One run each: the time is that of a whole evaluation, long enough not to need repeats. Without a
@@ -13,7 +13,7 @@ from pathlib import Path
 
 
 def run(loaded, folder: Path, quick: bool = False, log=print) -> dict:
-    from model.card.card import score
+    from model.card.scores import score
     from model.decoding.decode import eval_threads
     src_path, ref_path = folder / "heldout" / "test.en", folder / "heldout" / "test.de"
     if not (src_path.is_file() and ref_path.is_file()):
