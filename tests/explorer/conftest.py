@@ -205,3 +205,31 @@ def fake_model(tmp_path, monkeypatch) -> FakeModel:
     monkeypatch.setitem(sys.modules, "model.checkpoint", checkpoint)
     monkeypatch.setitem(sys.modules, "model.decoding.decode", decode)
     return fake
+
+
+# The main window, themed as the app themes it, and the same with the fake model loaded and the default
+# sentence translated: shared by the window tests (test_window, test_window_projector).
+WINDOW_TIMEOUT = 10_000
+
+
+@pytest.fixture
+def window(qtbot, fake_model, restore_app_look, qapp):
+    from explorer import style  # noqa: PLC0415 (the window's modules load with the tests that use them)
+    from explorer.main_window import MainWindow  # noqa: PLC0415
+
+    style.apply_theme(qapp)  # as the app does: zoom must work under the real theme
+
+    win = MainWindow()
+    qtbot.addWidget(win)
+    win.resize(1200, 800)
+    win.show()
+    qtbot.waitExposed(win)
+    return win
+
+
+@pytest.fixture
+def loaded(qtbot, window, fake_model):
+    """A window with the fake model loaded and the default sentence translated."""
+    with qtbot.waitSignal(window.controller.translation_ready, timeout=WINDOW_TIMEOUT):
+        window.open_model(fake_model.make_model_dir())
+    return window

@@ -12,30 +12,9 @@ import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication, QFileDialog, QMessageBox
 
-from explorer import style
-from explorer.main_window import MainWindow
 from explorer.recent import MAX_RECENT, RecentModels
 
 TIMEOUT = 10_000
-
-
-@pytest.fixture
-def window(qtbot, fake_model, restore_app_look, qapp):
-    style.apply_theme(qapp)  # as the app does: zoom must work under the real theme
-    win = MainWindow()
-    qtbot.addWidget(win)
-    win.resize(1200, 800)
-    win.show()
-    qtbot.waitExposed(win)
-    return win
-
-
-@pytest.fixture
-def loaded(qtbot, window, fake_model):
-    """A window with the fake model loaded and the default sentence translated."""
-    with qtbot.waitSignal(window.controller.translation_ready, timeout=TIMEOUT):
-        window.open_model(fake_model.make_model_dir())
-    return window
 
 
 @pytest.fixture

@@ -10,7 +10,7 @@ from PySide6.QtCore import QRect, QSize
 from PySide6.QtGui import QImage, QScreen
 from PySide6.QtWidgets import QFileDialog
 
-from explorer import app, style
+from explorer import app
 from explorer.main_window import TRANSLATE_FAILED, MainWindow, fit_size
 from explorer.presentation import FONT_FACTOR
 from explorer.translate_panel import TRANSLATION_LINES
@@ -19,24 +19,6 @@ from .conftest import make_translation
 
 TIMEOUT = 10_000
 PROJECTOR = QSize(1024, 768)
-
-
-@pytest.fixture
-def window(qtbot, fake_model, restore_app_look, qapp):
-    style.apply_theme(qapp)
-    win = MainWindow()
-    qtbot.addWidget(win)
-    win.resize(1200, 800)
-    win.show()
-    qtbot.waitExposed(win)
-    return win
-
-
-@pytest.fixture
-def loaded(qtbot, window, fake_model):
-    with qtbot.waitSignal(window.controller.translation_ready, timeout=TIMEOUT):
-        window.open_model(fake_model.make_model_dir())
-    return window
 
 
 def test_status_bar_says_loading_until_a_model_is_there(qtbot, fake_model, restore_app_look):
