@@ -109,7 +109,8 @@ def run_gui(args: argparse.Namespace) -> int:
     app.setWindowIcon(style.app_icon())
     style.apply_theme(app)
 
-    from explorer.main_window import DEFAULT_SIZE, MainWindow  # after QApplication: views may create fonts
+    from explorer.main_window import MainWindow  # after QApplication: views may create fonts
+    from explorer.window_display import DEFAULT_SIZE
 
     screenshot = bool(args.screenshot)
     window = MainWindow(show_dialogs=not screenshot, remember_recent=not screenshot)

@@ -9,8 +9,6 @@ the mean over heads. Stepping the head leaves the mean; steps stop at the ends r
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import numpy as np
 from PySide6 import QtCore, QtGui, QtWidgets
 from PySide6.QtCore import Signal
@@ -21,6 +19,8 @@ from explorer.views.head_grid import HeadGridView
 from explorer.views.head_stats import format_statistics, head_statistics
 from explorer.views.heatmap import HeatmapView
 from explorer.views.lines_view import LinesView
+from explorer.views.panel_export import PanelExport
+from explorer.views.panel_keys import KeyboardNavigation
 from explorer.views.tokens import LEGEND
 from model.records import KIND_TITLES, KINDS, AttentionMaps
 
@@ -50,7 +50,7 @@ def unbreakable(stats: str) -> str:
     return "   ".join("\u2060".join(p.replace(" ", "\u00a0")) for p in parts)
 
 
-class AttentionPanel(QtWidgets.QWidget):
+class AttentionPanel(PanelExport, KeyboardNavigation, QtWidgets.QWidget):
     """Everything needed to look at one sentence's attention maps."""
 
     state_changed = Signal()
@@ -110,10 +110,10 @@ class AttentionPanel(QtWidgets.QWidget):
 
         self.controls.changed.connect(self._on_controls)
         self.controls.colormap_changed.connect(self.set_colormap)
-        self.controls.export_requested.connect(self._export_dialog)
+        self.controls.export_requested.connect(self.export_dialog)
         self.grid.head_clicked.connect(self._on_head_clicked)
         self.setFocusPolicy(QtCore.Qt.FocusPolicy.StrongFocus)
-        self._install_shortcuts()
+        self.install_shortcuts()
         self.set_font_scale(1.0)
         self.set_maps(None)
 
@@ -226,61 +226,6 @@ class AttentionPanel(QtWidgets.QWidget):
             return f"{kind_title} — layer {self._layer + 1}, {which or 'no heads'}"
         return self._title
 
-    def suggested_file_name(self, fmt: str) -> str:
-        """A file name that says what the file holds, e.g. attention_cross_L2_H3.png."""
-        if fmt == "npz":
-            return "attention_maps.npz"
-        which = "mean" if self._mean else f"H{self._head + 1}"
-        if fmt in ("png", "svg") and self.view() == "grid":
-            return f"attention_{self._kind}_all_heads.{fmt}"
-        if fmt in ("png", "svg") and self.view() == "lines":
-            return f"attention_{self._kind}_L{self._layer + 1}_lines.{fmt}"
-        return f"attention_{self._kind}_L{self._layer + 1}_{which}.{fmt}"
-
-    # --------------------------------------------------------------------------------------- export
-    def export_image(self, path: str) -> None:
-        """The current view as .png or .svg (the Head and All-heads views include their labels)."""
-        view = self.view()
-        if view == "lines":
-            size = self.lines.canvas.size()
-            if size.width() < 50 or size.height() < 50:
-                size = QtCore.QSize(900, 600)  # never shown yet: pick a sensible figure size
-            # The Lines view draws no title on screen (the controls say it); a file needs one.
-            export.export_painted(self.lines.render_to, size, path, title=self.title(), caption=self.title())
-        else:
-            shown = self.heatmap if view == "head" else self.grid
-            # A tab shown just now re-fits its title only once the event loop runs; the file must
-            # not carry a title cut for the size the hidden tab had.
-            shown.fit_titles()
-            export.export_graphics_item(shown.canvas.ci, path, title=self.title())
-
-    def export_npz(self, path: str) -> None:
-        """All three kinds of maps with their tokens (see :func:`explorer.views.export.export_npz`)."""
-        if self._maps is None:
-            raise RuntimeError("no attention maps to export")
-        export.export_npz(self._maps, path)
-
-    def export_csv(self, path: str) -> None:
-        """The matrix of the Head view, with raw token pieces as headers."""
-        if self._maps is None:
-            raise RuntimeError("no attention maps to export")
-        rows, cols = self._maps.labels(self._kind)
-        export.export_csv(self.current_matrix(), rows, cols, path)
-
-    def _export_dialog(self, fmt: str) -> None:
-        filters = {"png": "PNG image (*.png)", "svg": "SVG image (*.svg)",
-                   "csv": "CSV table (*.csv)", "npz": "NumPy archive (*.npz)"}
-        start = str(Path(self.export_dir) / self.suggested_file_name(fmt))
-        path, _ = QtWidgets.QFileDialog.getSaveFileName(self, "Export attention", start, filters[fmt])
-        if not path:
-            return
-        self.export_dir = str(Path(path).parent)
-        try:
-            {"png": self.export_image, "svg": self.export_image,
-             "csv": self.export_csv, "npz": self.export_npz}[fmt](path)
-        except (OSError, ValueError, RuntimeError) as exc:
-            QtWidgets.QMessageBox.warning(self, "Export failed", str(exc))
-
     # ------------------------------------------------------------------------------------ internals
     def _refresh(self) -> None:
         """Push the selected slice into every view, the controls and the statistics line."""
@@ -316,52 +261,3 @@ class AttentionPanel(QtWidgets.QWidget):
     def _on_head_clicked(self, layer: int, head: int) -> None:
         self.set_state(self._kind, layer, head, False)
         self.set_view("head")
-
-    def _install_shortcuts(self) -> None:
-        # Key events, not QShortcuts: a shortcut fires only in the active window, which headless
-        # tests never get, and the plots would swallow arrow keys for scrolling. The filter sees the
-        # keys first on the plots; everything else in the panel passes them up to keyPressEvent.
-        Key = QtCore.Qt.Key
-        self._key_actions = {
-            Key.Key_Left: lambda: self._step_head(-1),
-            Key.Key_Right: lambda: self._step_head(+1),
-            Key.Key_Up: lambda: self._step_layer(-1),
-            Key.Key_Down: lambda: self._step_layer(+1),
-            Key.Key_PageUp: lambda: self._step_kind(-1),
-            Key.Key_PageDown: lambda: self._step_kind(+1),
-            Key.Key_M: lambda: self.set_state(self._kind, self._layer, self._head, not self._mean),
-        }
-        self.tabs.tabBar().setFocusPolicy(QtCore.Qt.FocusPolicy.NoFocus)
-        self.lines.canvas.setFocusPolicy(QtCore.Qt.FocusPolicy.StrongFocus)
-        for widget in (self.heatmap.canvas, self.grid.canvas, self.lines.canvas):
-            widget.installEventFilter(self)
-
-    def handle_key(self, key, modifiers=QtCore.Qt.KeyboardModifier.NoModifier) -> bool:
-        """Run the navigation action bound to ``key``; False if it has none (or a modifier is held)."""
-        action = self._key_actions.get(QtCore.Qt.Key(key))
-        if action is None or modifiers not in (QtCore.Qt.KeyboardModifier.NoModifier,
-                                                QtCore.Qt.KeyboardModifier.KeypadModifier):
-            return False
-        action()
-        return True
-
-    def eventFilter(self, watched, event) -> bool:  # Qt override
-        if event.type() == QtCore.QEvent.Type.KeyPress and self.handle_key(event.key(), event.modifiers()):
-            return True
-        return super().eventFilter(watched, event)
-
-    def keyPressEvent(self, event) -> None:  # Qt override
-        if not self.handle_key(event.key(), event.modifiers()):
-            super().keyPressEvent(event)
-
-    def _step_head(self, step: int) -> None:
-        if self._maps is not None:
-            self.set_state(self._kind, self._layer, self._head + step, False)
-
-    def _step_layer(self, step: int) -> None:
-        if self._maps is not None:
-            self.set_state(self._kind, self._layer + step, self._head, self._mean)
-
-    def _step_kind(self, step: int) -> None:
-        index = min(max(0, KINDS.index(self._kind) + step), len(KINDS) - 1)
-        self.set_state(KINDS[index], self._layer, self._head, self._mean)

@@ -160,12 +160,12 @@ def test_export_dialog_suggests_a_named_file_in_a_real_folder(panel, monkeypatch
 
     monkeypatch.setattr(QtWidgets.QFileDialog, "getSaveFileName", fake_dialog)
     panel.set_state("decoder", 1, 3)
-    panel._export_dialog("csv")
+    panel.export_dialog("csv")
     start = asked[0]
     assert start.endswith("attention_decoder_L2_H4.csv")
     assert QtCore.QFileInfo(start).dir().exists()
     assert (tmp_path / "mine.csv").is_file()
-    panel._export_dialog("npz")  # the next dialog opens where the last file went
+    panel.export_dialog("npz")  # the next dialog opens where the last file went
     assert asked[1] == str(tmp_path / "attention_maps.npz")
 
 

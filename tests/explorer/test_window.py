@@ -176,7 +176,7 @@ def test_recent_models_are_remembered_pruned_and_capped(qtbot, loaded, fake_mode
     folders[-1].joinpath("config.json").unlink()
     folders[-1].rmdir()
     assert str(folders[-1].resolve()) not in recent.paths()
-    loaded._fill_recent_menu()
+    loaded.fill_recent_menu()
     texts = [a.text() for a in loaded.recent_menu.actions()]
     assert texts[0] == str(folders[-2].resolve()) and texts[-1] == "Clear list"
 

@@ -11,9 +11,10 @@ from PySide6.QtGui import QImage, QScreen
 from PySide6.QtWidgets import QFileDialog
 
 from explorer import app
-from explorer.main_window import TRANSLATE_FAILED, MainWindow, fit_size
+from explorer.main_window import TRANSLATE_FAILED, MainWindow
 from explorer.presentation import FONT_FACTOR
 from explorer.translate_panel import TRANSLATION_LINES
+from explorer.window_display import fit_size
 
 from .conftest import make_translation
 
