@@ -57,7 +57,7 @@ def time_steps(preset_name: str, batch_tokens: int, steps: int, warmup: int, dev
     """Train ``steps`` timed steps (after ``warmup`` untimed ones); raises OutOfMemoryError."""
     from model.config import TrainConfig, preset
     from model.training.device import amp_context
-    from model.training.train import label_smoothed_loss, learning_rate
+    from model.training.schedule import label_smoothed_loss, learning_rate
     from model.transformer import Transformer
     device = torch.device(device)
     cfg = preset(preset_name)

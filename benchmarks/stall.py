@@ -1,7 +1,7 @@
 """Responsiveness while training: how late the GUI event loop gets while a run trains on another thread.
 
 A ``QTimer`` ticking every 5 ms on the GUI thread records when each tick arrives; the lateness of a tick
-(its gap minus 5 ms) is how long the event loop could not react. Meanwhile ``model.training.train.run_training``
+(its gap minus 5 ms) is how long the event loop could not react. Meanwhile ``model.training.run.run_training``
 trains the tiny preset on the reverse task on a ``threading.Thread``, with the Train tab's defaults for
 that task (batches of 1536 tokens, a probe translation every 25 steps, validation and a checkpoint every
 200), exactly as the GUI's training worker runs it.
@@ -75,7 +75,8 @@ def train_config(out_dir: str, threads: int | None, task_size: int = 20_000):
 
 def measure(threads: int | None, seconds: float, phase_s: float, task_size: int, log=print) -> dict:
     """One training run: preparation, then alternating idle / train phases for ``seconds``."""
-    from model.training.train import TrainControl, run_training
+    from model.training.control import TrainControl
+    from model.training.run import run_training
     control, events, failure = TrainControl(), [], []
     recorder = TickRecorder()
     with tempfile.TemporaryDirectory(prefix="attention-explorer-stall-") as tmp:

@@ -48,7 +48,8 @@ def wants_xcb(env: Mapping[str, str]) -> bool:
     return bool(env.get("DISPLAY")) and not env.get("WAYLAND_DISPLAY")
 
 
-def _loads(soname: str) -> bool:
+def can_load(soname: str) -> bool:
+    """Whether the shared library ``soname`` loads in this process."""
     try:
         ctypes.CDLL(soname)
     except OSError:
@@ -58,7 +59,7 @@ def _loads(soname: str) -> bool:
 
 def missing_libraries(loads: Callable[[str], bool] | None = None) -> list[str]:
     """The sonames from XCB_LIBRARIES that cannot be loaded here."""
-    loads = loads or _loads
+    loads = loads or can_load
     return [soname for soname in XCB_LIBRARIES if not loads(soname)]
 
 

@@ -6,9 +6,8 @@ so the window still opens without importing torch. Their own checks (d_model div
 positive sizes …) are the single source of truth: the form shows their messages rather than repeating
 the rules.
 
-Choosing a corpus fills in settings that suit it, because the right numbers differ by orders of
-magnitude: a synthetic task must converge on a CPU while a class watches (the tiny preset, a short
-warmup, ~800 steps ≈ one minute), a real corpus needs the small preset and the paper-like schedule.
+Choosing a corpus fills in settings that suit it (``explorer.train_defaults``): a synthetic task must
+converge on a CPU while a class watches, a real corpus needs the small preset and the paper's schedule.
 """
 
 from __future__ import annotations
@@ -20,64 +19,10 @@ from PySide6 import QtWidgets
 from PySide6.QtCore import Signal
 
 from explorer import style
+from explorer.form_fields import PathField, spin_box
+from explorer.train_defaults import CORPORA, DIGIT_PROBE, PROBES, RUNS_ROOT, TASK_DEFAULTS, TEXT_DEFAULTS
 from explorer.train_worker import CPU_BF16, TrainRequest
 from model.choices import PRESETS, TrainConfig, UserError
-
-CORPORA = {"task": "Synthetic task", "files": "Two aligned files", "tsv": "TSV file (source<TAB>target)",
-           "ding": "Ding dictionary (English–German)"}
-DIGIT_PROBE = "3 1 4 1 5 9 2 6"
-PROBES = {"dates": "14 March 1879", "ding-en": "I would like a cup of coffee.",
-          "ding-de": "Ich hätte gern eine Tasse Kaffee."}
-# Settings that converge on the reverse task in about a minute on two CPU cores (the anti-diagonal
-# shows by step ~250); the warmup is short because the tiny model tolerates a high early rate.
-TASK_DEFAULTS = {"preset": "tiny", "warmup": 150, "lr_scale": 1.0, "batch": 1536, "max_steps": 800,
-                 "valid_every": 200, "checkpoint_every": 200, "probe_every": 25}
-TEXT_DEFAULTS = {"preset": "small", "warmup": 4000, "lr_scale": 1.0, "batch": 4096, "max_steps": 20000,
-                 "valid_every": 500, "checkpoint_every": 1000, "probe_every": 100}
-RUNS_ROOT = Path.home() / "AttentionExplorer" / "runs"
-
-
-def _spin(lo: int, hi: int, step: int = 1, special: str = "") -> QtWidgets.QSpinBox:
-    spin = QtWidgets.QSpinBox()
-    spin.setRange(lo, hi)
-    spin.setSingleStep(step)
-    if special:
-        spin.setSpecialValueText(special)  # shown at the minimum, which then means "off"
-    return spin
-
-
-class PathField(QtWidgets.QWidget):
-    """A line edit with a Browse… button; ``folder`` picks a directory instead of a file."""
-
-    edited = Signal()  # by the user (typing or browsing), not by ``set_path``
-
-    def __init__(self, title: str, folder: bool = False, placeholder: str = "") -> None:
-        super().__init__()
-        self.edit = QtWidgets.QLineEdit()
-        self.edit.setPlaceholderText(placeholder)
-        self.edit.textEdited.connect(lambda _t: self.edited.emit())
-        browse = QtWidgets.QPushButton("Browse…")
-        browse.clicked.connect(lambda: self._browse(title, folder))
-        row = QtWidgets.QHBoxLayout(self)
-        row.setContentsMargins(0, 0, 0, 0)
-        row.addWidget(self.edit, 1)
-        row.addWidget(browse)
-
-    def path(self) -> str:
-        return self.edit.text().strip()
-
-    def set_path(self, path: str) -> None:
-        self.edit.setText(str(path))
-
-    def _browse(self, title: str, folder: bool) -> None:
-        start = self.path() or str(Path.home())
-        if folder:
-            path = QtWidgets.QFileDialog.getExistingDirectory(self, title, start)
-        else:
-            path, _ = QtWidgets.QFileDialog.getOpenFileName(self, title, start)
-        if path:
-            self.set_path(path)
-            self.edited.emit()
 
 
 class TrainForm(QtWidgets.QWidget):
@@ -101,7 +46,7 @@ class TrainForm(QtWidgets.QWidget):
         corpus.addRow("Train on", self.corpus_combo)
         self.task_combo = QtWidgets.QComboBox()
         self.task_combo.addItems(list(tasks))
-        self.task_size_spin = _spin(100, 10_000_000, 1000)
+        self.task_size_spin = spin_box(100, 10_000_000, 1000)
         self.task_size_spin.setValue(20_000)
         self.src_field = PathField("Source-language file")
         self.tgt_field = PathField("Target-language file")
@@ -121,11 +66,11 @@ class TrainForm(QtWidgets.QWidget):
         self.preset_combo = QtWidgets.QComboBox()
         self.preset_combo.addItems(list(PRESETS))
         model.addRow("Preset", self.preset_combo)
-        self.vocab_spin = _spin(8, 1_000_000, 1000)
-        self.layers_spin = _spin(1, 48)
-        self.d_model_spin = _spin(8, 8192, 64)
-        self.heads_spin = _spin(1, 128)
-        self.d_ff_spin = _spin(8, 65536, 256)
+        self.vocab_spin = spin_box(8, 1_000_000, 1000)
+        self.layers_spin = spin_box(1, 48)
+        self.d_model_spin = spin_box(8, 8192, 64)
+        self.heads_spin = spin_box(1, 128)
+        self.d_ff_spin = spin_box(8, 65536, 256)
         self.dropout_spin = QtWidgets.QDoubleSpinBox()
         self.dropout_spin.setRange(0.0, 0.9)
         self.dropout_spin.setSingleStep(0.05)
@@ -143,23 +88,23 @@ class TrainForm(QtWidgets.QWidget):
         model.addRow(self.model_error)
 
         train = self._group(layout, "Training")
-        self.warmup_spin = _spin(1, 1_000_000, 50)
+        self.warmup_spin = spin_box(1, 1_000_000, 50)
         self.lr_scale_spin = QtWidgets.QDoubleSpinBox()
         self.lr_scale_spin.setRange(0.01, 10.0)
         self.lr_scale_spin.setSingleStep(0.1)
-        self.batch_spin = _spin(16, 1_000_000, 256)
+        self.batch_spin = spin_box(16, 1_000_000, 256)
         self.smoothing_spin = QtWidgets.QDoubleSpinBox()
         self.smoothing_spin.setRange(0.0, 0.9)
         self.smoothing_spin.setSingleStep(0.05)
         self.smoothing_spin.setValue(TrainConfig.label_smoothing)  # the paper's ε_ls = 0.1
         self.smoothing_spin.setToolTip("ε_ls of the paper's section 5.4; 0 = plain cross-entropy")
-        self.max_steps_spin = _spin(0, 10_000_000, 100, "no limit")
-        self.max_minutes_spin = _spin(0, 100_000, 5, "no limit")
-        self.valid_every_spin = _spin(0, 1_000_000, 50, "never")
-        self.checkpoint_every_spin = _spin(0, 1_000_000, 50, "only at the end")
+        self.max_steps_spin = spin_box(0, 10_000_000, 100, "no limit")
+        self.max_minutes_spin = spin_box(0, 100_000, 5, "no limit")
+        self.valid_every_spin = spin_box(0, 1_000_000, 50, "never")
+        self.checkpoint_every_spin = spin_box(0, 1_000_000, 50, "only at the end")
         self.probe_edit = QtWidgets.QLineEdit()
         self.probe_edit.setPlaceholderText("a source sentence to watch (optional)")
-        self.probe_every_spin = _spin(0, 1_000_000, 5, "never")
+        self.probe_every_spin = spin_box(0, 1_000_000, 5, "never")
         self.out_field = PathField("Output folder", folder=True)
         self.resume_field = PathField("Resume from checkpoint", folder=True,
                                       placeholder="(a new run)")

@@ -3,7 +3,7 @@
 Top left: the settings form and a log of events (tabs), and the run buttons. Top right: the numbers
 and curves of the run. Below, full width: the probe sentence's attention in the same panel the
 explorer uses, with a slider that scrubs back through every probe snapshot so a class can replay
-how a head formed.
+how a head formed (``explorer.probe_replay``; the log is ``explorer.train_log``).
 
 The panel is a binder: the form builds the request, :class:`TrainRunner` runs it on its own thread,
 and every record that comes back is handed to the views. Nothing here blocks: pause and stop only set
@@ -12,25 +12,21 @@ flags that the training loop reads between steps, and the buttons change at once
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 
-from PySide6 import QtCore, QtGui, QtWidgets
+from PySide6 import QtCore, QtWidgets
 from PySide6.QtCore import Signal
 
 from explorer import style
+from explorer.probe_replay import ProbeReplay
 from explorer.scroll import ColumnScrollArea
 from explorer.train_form import TrainForm
+from explorer.train_log import TrainLog
 from explorer.train_worker import TrainRunner
-from explorer.views.attention_panel import AttentionPanel
 from explorer.views.curves import StatsStrip, TrainingCurves
 from model.choices import UserError, corpus_options
 from model.records import TrainProgress, Translation
 
-# Probe snapshots are kept for replay; past this many every other one is dropped, which keeps the
-# whole history's span (a head forming early stays visible) at a bounded memory cost.
-MAX_SNAPSHOTS = 400
-MAX_LOG_LINES = 2000
 STATE_TEXT = {"idle": "Ready", "preparing": "Preparing the data…", "training": "Training",
               "paused": "Paused", "stopping": "Stopping — saving a checkpoint…"}
 
@@ -51,15 +47,16 @@ class TrainPanel(QtWidgets.QWidget):
         self._outcome = ""
         self._devices_asked = False
         self.last_record: TrainProgress | None = None
-        self._snapshots: list[tuple[int, Translation]] = []
 
         tasks, ding = corpus_options()
         self.form = TrainForm(tasks, ding)
         self.runner = TrainRunner(self)
         self.stats = StatsStrip()
         self.curves = TrainingCurves()
-        self.attention = AttentionPanel()
-        self.attention.empty_label.setText("The probe sentence's attention appears here as the model trains")
+        self.replay = ProbeReplay()
+        # The replay's parts under the names the window and the tests have always used.
+        self.attention = self.replay.attention
+        self.snapshot_slider, self.snapshot_label = self.replay.slider, self.replay.label
         self._build()
 
         self.runner.progress.connect(self._on_record)
@@ -76,9 +73,7 @@ class TrainPanel(QtWidgets.QWidget):
         # The settings column is as wide as the form needs at the current font (a minimum taken
         # once, at the default font, left combo boxes and Browse buttons clipped after a zoom).
         scroll = ColumnScrollArea(self.form)
-        self.log_list = QtWidgets.QListWidget()
-        self.log_list.setWordWrap(True)
-        self.log_list.setAlternatingRowColors(True)
+        self.log_list = TrainLog()
         self.side_tabs = QtWidgets.QTabWidget()
         self.side_tabs.addTab(scroll, "Settings")
         self.side_tabs.addTab(self.log_list, "Log")
@@ -120,29 +115,10 @@ class TrainPanel(QtWidgets.QWidget):
         top.setStretchFactor(0, 0)
         top.setStretchFactor(1, 1)
 
-        self.snapshot_slider = QtWidgets.QSlider(QtCore.Qt.Orientation.Horizontal)
-        self.snapshot_slider.setEnabled(False)
-        self.snapshot_slider.setToolTip("Scrub back through the probe snapshots to replay how the heads formed")
-        self.snapshot_slider.valueChanged.connect(self.show_snapshot)
-        self.snapshot_label = QtWidgets.QLabel("No probe yet")
-        self.snapshot_label.setMinimumWidth(10)  # a long prediction must not widen the tab
-        scrub = QtWidgets.QHBoxLayout()
-        scrub.addWidget(style.make_heading(QtWidgets.QLabel("Probe replay")))
-        scrub.addWidget(self.snapshot_slider, 2)
-        scrub.addWidget(self.snapshot_label, 3)
-        bottom = QtWidgets.QWidget()
-        bottom_layout = QtWidgets.QVBoxLayout(bottom)
-        bottom_layout.setContentsMargins(0, 0, 0, 0)
-        bottom_layout.addLayout(scrub)
-        bottom_layout.addWidget(self.attention, 1)
-        # Hidden until the first probe: empty, it still took half of a 768-px screen's height from
-        # the form and the curves.
-        self.attention.hide()
-
         # Before the first probe the form needs the room; _add_snapshot hands it to the maps.
         self.split = QtWidgets.QSplitter(QtCore.Qt.Orientation.Vertical)
         self.split.addWidget(top)
-        self.split.addWidget(bottom)
+        self.split.addWidget(self.replay)
         self.split.setSizes([10_000, 1])  # the bottom holds only the replay row until a probe
         layout = QtWidgets.QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
@@ -172,10 +148,7 @@ class TrainPanel(QtWidgets.QWidget):
         self.show_error("")
         self.curves.clear()
         self.stats.clear()
-        self._snapshots.clear()
-        self._update_slider()
-        self.attention.set_maps(None)
-        self.attention.hide()
+        self.replay.clear()
         self.split.setSizes([10_000, 1])
         self._out_dir, self._checkpoint, self._outcome = request.config.out_dir, "", ""
         self._probe_sentence = request.config.probe_sentence
@@ -236,19 +209,11 @@ class TrainPanel(QtWidgets.QWidget):
 
     def snapshots(self) -> list[tuple[int, Translation]]:
         """(step, probe Translation) of every kept snapshot, oldest first."""
-        return list(self._snapshots)
+        return self.replay.snapshots()
 
     def show_snapshot(self, index: int) -> None:
         """Show probe snapshot ``index``; the attention panel keeps its kind, layer and head."""
-        if not 0 <= index < len(self._snapshots):
-            return
-        if self.snapshot_slider.value() != index:
-            self.snapshot_slider.setValue(index)  # comes back here through valueChanged
-            return
-        step, translation = self._snapshots[index]
-        self.attention.set_maps(translation.attention)
-        self.snapshot_label.setText(f"Step {step}  ({index + 1} of {len(self._snapshots)}):  "
-                                    f"{translation.source}  →  {translation.text or '(nothing)'}")
+        self.replay.show_snapshot(index)
 
     def show_error(self, message: str) -> None:
         self.error_label.setText(message)
@@ -258,16 +223,10 @@ class TrainPanel(QtWidgets.QWidget):
         return self.error_label.text()
 
     def log(self, text: str, error: bool = False) -> None:
-        item = QtWidgets.QListWidgetItem(f"{time.strftime('%H:%M:%S')}  {text}")
-        if error:
-            item.setForeground(QtGui.QColor(style.ERROR))
-        self.log_list.addItem(item)
-        while self.log_list.count() > MAX_LOG_LINES:
-            self.log_list.takeItem(0)
-        self.log_list.scrollToBottom()
+        self.log_list.add(text, error)
 
     def log_lines(self) -> list[str]:
-        return [self.log_list.item(i).text() for i in range(self.log_list.count())]
+        return self.log_list.lines()
 
     def set_font_scale(self, f: float) -> None:
         self.attention.set_font_scale(f)
@@ -345,31 +304,8 @@ class TrainPanel(QtWidgets.QWidget):
         self._set_state("idle")
 
     def _add_snapshot(self, step: int, translation: Translation) -> None:
-        first = not self._snapshots
-        follow = first or self.snapshot_slider.value() == len(self._snapshots) - 1
-        self._snapshots.append((step, translation))
-        if len(self._snapshots) > MAX_SNAPSHOTS:
-            self._snapshots = self._snapshots[:-1:2] + self._snapshots[-1:]
-            if not follow:  # keep pointing at (about) the snapshot the user is looking at
-                self.snapshot_slider.setValue(self.snapshot_slider.value() // 2)
-        self._update_slider()
-        if first:
-            self.attention.show()
+        if self.replay.add(step, translation):
+            # The first probe: hand the maps most of the height (the form had it until now).
             top, bottom = self.split.sizes()
             if bottom < 0.55 * (top + bottom):
                 self.split.setSizes([int(0.4 * (top + bottom)), int(0.6 * (top + bottom))])
-            # The demo's picture is the cross-attention of the last layer (the anti-diagonal of
-            # "reverse"); after that the user's choice of kind, layer and head is kept.
-            self.attention.set_maps(translation.attention)
-            self.attention.set_state("cross", translation.attention.n_layers - 1, 0)
-        if follow:
-            self.show_snapshot(len(self._snapshots) - 1)
-
-    def _update_slider(self) -> None:
-        n = len(self._snapshots)
-        self.snapshot_slider.blockSignals(True)
-        self.snapshot_slider.setRange(0, max(0, n - 1))
-        self.snapshot_slider.blockSignals(False)
-        self.snapshot_slider.setEnabled(n > 1)
-        if not n:
-            self.snapshot_label.setText("No probe yet")

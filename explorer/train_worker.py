@@ -132,7 +132,7 @@ class TrainWorker(QObject):
     def _records(self, request: TrainRequest):
         from model.checkpoint import check_new_run
         from model.training.control import Stopped, TrainControl
-        from model.training.train import run_training
+        from model.training.run import run_training
 
         cfg = request.config
         check_new_run(cfg.out_dir, request.resume or None, resume_hint="“Resume from”",

@@ -13,7 +13,7 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 def train_tiny(out: Path, task: str = "reverse", steps: int = 60, **kw) -> Path:
     """Train the tiny preset briefly on a synthetic task; returns the run folder (LATEST inside)."""
     from model.config import TrainConfig, preset
-    from model.training.train import run_training
+    from model.training.run import run_training
     model = preset("tiny", dropout=kw.pop("dropout", 0.0))
     settings = dict(task_size=2000, warmup_steps=50, lr_scale=0.5, batch_tokens=1024, valid_every=0,
                     checkpoint_every=0, n_valid=50, report_every=10)

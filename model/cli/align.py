@@ -6,6 +6,7 @@ import json
 import sys
 from typing import TYPE_CHECKING
 
+from model.cli.inputs import load_model_arg, read_lines
 from model.errors import UserError
 
 if TYPE_CHECKING:
@@ -34,21 +35,19 @@ def _cross_maps(loaded, src: list[str], ref: list[str] | None) -> list[tuple[np.
 
 def cmd_align(a) -> int:
     from model.analysis.alignment import align, parse_gold_line, pharaoh, score
-    from model.cli.commands import _load
-    from model.cli.heads import _read_lines
-    src = _read_lines(a.src, "source")
-    ref = _read_lines(a.ref, "reference") if a.ref else None
+    src = read_lines(a.src, "source")
+    ref = read_lines(a.ref, "reference") if a.ref else None
     if ref is not None and len(ref) != len(src):
         raise UserError(f"{a.src} has {len(src)} lines but {a.ref} has {len(ref)}: they must be aligned")
     gold = None
     if a.gold:
-        lines = _read_lines(a.gold, "gold alignment")
+        lines = read_lines(a.gold, "gold alignment")
         if len(lines) < len(src if not a.limit else src[: a.limit]):
             raise UserError(f"{a.gold} has {len(lines)} lines, fewer than the {len(src)} sentences")
         gold = [parse_gold_line(line, f" on line {n + 1} of {a.gold}") for n, line in enumerate(lines)]
     if a.limit:
         src, ref = src[: a.limit], (ref[: a.limit] if ref else None)
-    loaded = _load(a)
+    loaded = load_model_arg(a)
     n_layers, n_heads = loaded.config.n_layers, loaded.config.n_heads
     if not 1 <= a.layer <= n_layers or not 0 <= a.head <= n_heads:
         raise UserError(f"this model has layers 1–{n_layers} and heads 1–{n_heads} (head 0: the layer's mean)")

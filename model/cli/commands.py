@@ -15,18 +15,11 @@ from pathlib import Path
 from model.cli.align import add_align_command
 from model.cli.data import add_data_commands
 from model.cli.heads import add_heads_commands
+from model.cli.inputs import load_model_arg
 from model.cli.progress import fmt_time
 from model.cli.train import cmd_train
 from model.errors import TrainingError, UserError
 from model.marian.cli import add_cli as add_marian_cli
-
-
-def _load(a):
-    from model.checkpoint import default_model_dir, load_model
-    path = a.model or default_model_dir()
-    if path is None:
-        raise UserError("no model given and no built-in model in assets/default-model; use --model DIR")
-    return load_model(path, a.device)
 
 
 def _stdin_lines() -> list[str]:
@@ -48,7 +41,7 @@ def cmd_translate(a) -> int:
         raise UserError("give a sentence to translate")
     if a.save_attention and len(texts) != 1:
         raise UserError("--save-attention takes exactly one sentence")
-    loaded = _load(a)
+    loaded = load_model_arg(a)
     masks = None
     if a.remove_heads:
         from model.decoding.ablation import head_masks, parse_heads
@@ -89,7 +82,7 @@ def cmd_evaluate(a) -> int:
     from model.training.data import read_parallel
     corpus = read_parallel(Path(a.src), Path(a.ref))
     pairs = corpus.pairs[: a.limit] if a.limit else corpus.pairs
-    loaded = _load(a)
+    loaded = load_model_arg(a)
     result, hyps = score(loaded, [s for s, _ in pairs], [t for _, t in pairs], a.beam, a.alpha,
                          progress=_Progress(len(pairs)) if len(pairs) >= 50 else None)
     if a.hyp_out:
@@ -121,7 +114,7 @@ class _Progress:
 
 
 def cmd_info(a) -> int:
-    info = _load(a).info()
+    info = load_model_arg(a).info()
     rows = [("path", info.path), ("origin", info.origin), ("parameters", f"{info.n_params:,}"),
             ("vocabulary", info.vocab_size), ("device", info.device)] + list(info.config)
     for k, v in rows:

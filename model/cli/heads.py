@@ -6,6 +6,7 @@ import json
 import sys
 from pathlib import Path
 
+from model.cli.inputs import load_model_arg, read_lines
 from model.errors import UserError
 
 
@@ -17,16 +18,8 @@ def _positive(text: str) -> int:
     return value
 
 
-def _read_lines(path: str, what: str) -> list[str]:
-    try:
-        lines = Path(path).read_text(encoding="utf-8").splitlines()
-    except (OSError, UnicodeDecodeError) as exc:
-        raise UserError(f"cannot read the {what} file {path}: {exc}") from None
-    return lines
-
-
 def _sentences(a) -> list[str]:
-    lines = [s for s in _read_lines(a.src, "source") if s.strip()]
+    lines = [s for s in read_lines(a.src, "source") if s.strip()]
     lines = lines[: a.limit] if a.limit else lines
     if not lines:
         raise UserError(f"{a.src} holds no sentences")
@@ -35,11 +28,10 @@ def _sentences(a) -> list[str]:
 
 def cmd_stats(a) -> int:
     from model.analysis.head_stats import STATS, average, sentence_statistics
-    from model.cli.commands import _load
     from model.decoding.decode import translate
     from model.files import write_atomic
     texts = _sentences(a)
-    loaded = _load(a)
+    loaded = load_model_arg(a)
     per = [sentence_statistics(translate(loaded, t, beam_size=a.beam).attention) for t in texts]
     table = average(per)
     if a.csv:
@@ -53,16 +45,15 @@ def cmd_stats(a) -> int:
 
 def cmd_importance(a) -> int:
     from model.analysis.importance import head_importance
-    from model.cli.commands import _load
-    src = _read_lines(a.src, "source")
-    ref = _read_lines(a.ref, "reference")
+    src = read_lines(a.src, "source")
+    ref = read_lines(a.ref, "reference")
     if len(src) != len(ref):
         raise UserError(f"{a.src} has {len(src)} lines but {a.ref} has {len(ref)}: they must be aligned")
     if a.limit:
         src, ref = src[: a.limit], ref[: a.limit]
     if not src:
         raise UserError(f"{a.src} holds no sentences")
-    loaded = _load(a)
+    loaded = load_model_arg(a)
     result = head_importance(loaded, src, ref, progress=None if a.json else _Passes(),
                              cache=Path(a.cache) if a.cache else None)
     if a.json:

@@ -39,7 +39,7 @@ def train_config(a: argparse.Namespace) -> TrainConfig:
 
 
 def cmd_train(a) -> int:
-    from model.training.train import run_training
+    from model.training.run import run_training
     if not a.out and not a.resume:
         raise UserError("--out DIR is required (or --resume DIR)")
     if not (a.src or a.tsv or a.task or a.resume):

@@ -47,11 +47,12 @@ from model.files import write_atomic
 _TRIES = 40  # misses in a row (duplicates, excluded, no fitting adjective) before a template counts as used up
 
 
-def _cap(s: str) -> str:
+def sentence_case(s: str) -> str:
+    """Upper-case the first letter only (str.capitalize would lower "I" and the German nouns)."""
     return s[:1].upper() + s[1:]
 
 
-def _generate(n: int, seed: int, ding_path, exclude) -> list[tuple[str, str, str]]:
+def generate_rows(n: int, seed: int, ding_path, exclude) -> list[tuple[str, str, str]]:
     """(template name, English, German) rows; see ``generate``."""
     if n < 0:
         raise UserError("need n >= 0")
@@ -67,7 +68,7 @@ def _generate(n: int, seed: int, ding_path, exclude) -> list[tuple[str, str, str
                 pair = TEMPLATES[name][1](r, L)
                 if pair is None:
                     continue
-                en, de = _cap(pair[0]), _cap(pair[1])
+                en, de = sentence_case(pair[0]), sentence_case(pair[1])
                 en = contract(en) if r.random() < 0.3 else en
                 key = fold(en)
                 # One German sentence per English one: two targets for the same source only blur training.
@@ -87,14 +88,14 @@ def generate(n: int, seed: int = 1, ding_path=DING_PATH, exclude: set[str] | Non
     """``n`` distinct (English, German) pairs (fewer only if every template runs dry), deterministic in
     ``seed``. Nothing equal to a Ding example sentence or to ``exclude`` (English or German, compared after
     ``model.corpus.ding``'s normalisation) is produced. ``ding_path=None`` uses the hand lexicon only."""
-    return [(en, de) for _, en, de in _generate(n, seed, ding_path, exclude)]
+    return [(en, de) for _, en, de in generate_rows(n, seed, ding_path, exclude)]
 
 
 def write_augmented(out_dir, n: int, seed: int = 1, exclude: set[str] | None = None,
                     ding_path=DING_PATH) -> dict:
     """Write ``augment.en``/``augment.de`` (line-aligned, each atomically) and ``augment.json``; return stats."""
     out_dir = Path(out_dir)
-    rows = _generate(n, seed, ding_path, exclude)
+    rows = generate_rows(n, seed, ding_path, exclude)
     L = load_lexicon(str(ding_path) if ding_path else None)
     stats = {"pairs": len(rows), "requested": n, "seed": seed, "ding_file": str(ding_path) if ding_path else None,
              "templates": dict(sorted(Counter(name for name, _, _ in rows).items())),

@@ -31,7 +31,7 @@ from model.layers import DecoderLayer, MultiHeadAttention, PositionwiseFeedForwa
 from model.transformer import Transformer
 
 
-def _pack(weight: Tensor, bias: Tensor | None):
+def pack_weight(weight: Tensor, bias: Tensor | None):
     """Symmetric per-row int8 quantisation of a (N, K) weight, prepacked for the CPU kernel."""
     w = weight.detach().float().cpu()
     scale = (w.abs().amax(dim=1) / 127.0).clamp_min(1e-12).double()  # (N,), one scale per output row
@@ -58,7 +58,7 @@ class Int8Linear(nn.Module):
         self.weight, self.bias = weight, bias  # the fp32 originals, shared; never trained through here
         self.in_features, self.out_features = weight.size(1), weight.size(0) if rows is None else rows
         w = weight if rows is None else weight[:rows]
-        self._packed = _pack(w, None if bias is None else (bias if rows is None else bias[:rows]))
+        self._packed = pack_weight(w, None if bias is None else (bias if rows is None else bias[:rows]))
 
     @classmethod
     def of(cls, linear: nn.Linear) -> Int8Linear:

@@ -23,8 +23,8 @@ from model.config import TrainConfig
 from model.errors import UserError
 from model.records import TrainProgress
 from model.training.control import STOP, TrainControl, watch_files
+from model.training.run import run_training
 from model.training.torchrun import FAILED, PROBES, STARTED, encode_record, run_folder
-from model.training.train import run_training
 
 
 def _say(stream, line: str) -> None:

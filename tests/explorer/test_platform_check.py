@@ -43,7 +43,7 @@ def test_no_line_when_everything_loads_or_xcb_is_not_used():
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the check runs on Linux only")
 def test_the_app_prints_the_line_and_exits_2_before_qt_starts(monkeypatch, capsys):
     monkeypatch.setenv("QT_QPA_PLATFORM", "xcb")
-    monkeypatch.setattr(platform_check, "_loads", lambda soname: soname != "libxcb-icccm.so.4")
+    monkeypatch.setattr(platform_check, "can_load", lambda soname: soname != "libxcb-icccm.so.4")
     assert app.main(["--sentence", "Hello."]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "missing libxcb-icccm.so.4" in err[0] and "libxcb-icccm4" in err[0]

@@ -268,8 +268,8 @@ def test_the_train_modules_do_not_import_torch_until_a_run_starts():
 
 def test_worker_builds_ding_routes_all_gpus_and_reports_failures(tmp_path, monkeypatch):
     import model.corpus.ding_corpus
+    import model.training.run
     import model.training.torchrun
-    import model.training.train
     from explorer.train_worker import TrainWorker
     from model.config import PRESETS, TrainConfig
     from model.errors import CorpusError
@@ -293,7 +293,7 @@ def test_worker_builds_ding_routes_all_gpus_and_reports_failures(tmp_path, monke
         yield record("error", step=3, message="worker 1 crashed (exit code -9); the last checkpoint is intact")
 
     monkeypatch.setattr(model.corpus.ding_corpus, "build_ding_corpus", fake_build)
-    monkeypatch.setattr(model.training.train, "run_training", fake_training)
+    monkeypatch.setattr(model.training.run, "run_training", fake_training)
     monkeypatch.setattr(model.training.torchrun, "run_distributed", fake_distributed)
     worker = TrainWorker()
     seen: list[TrainProgress] = []

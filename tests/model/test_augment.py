@@ -47,7 +47,7 @@ class Scripted(random.Random):
 def render(template, *want, p=0.45, lexicon=HAND):
     pair = A.TEMPLATES[template][1](Scripted(*want, p=p), lexicon)
     assert pair is not None
-    return A._cap(pair[0]), A._cap(pair[1])
+    return A.sentence_case(pair[0]), A.sentence_case(pair[1])
 
 
 @pytest.mark.parametrize("template, want, p, expected", [
@@ -173,7 +173,7 @@ def test_generate_is_deterministic_and_distinct(pairs):
 
 
 def test_generate_mixes_all_templates():
-    counts = Counter(name for name, _, _ in A._generate(4000, 1, None, None))
+    counts = Counter(name for name, _, _ in A.generate_rows(4000, 1, None, None))
     assert set(counts) == set(A.TEMPLATES)
     top = sorted(counts.values())[-20:]  # round robin: templates that did not run dry get equal shares
     assert top[-1] - top[0] <= 1, counts

@@ -44,7 +44,7 @@ def test_resume_equals_straight_run(tmp_path):
     straight = train_tiny(tmp_path / "straight", steps=30, dropout=0.1, report_every=5)
     half = train_tiny(tmp_path / "half", steps=15, dropout=0.1, report_every=5)
     from model.config import TrainConfig, preset
-    from model.training.train import run_training
+    from model.training.run import run_training
     cfg = TrainConfig(out_dir=str(half), model=preset("tiny"), max_steps=30, valid_every=0, checkpoint_every=0,
                       report_every=5)
     events = list(run_training(cfg, resume=half))
@@ -156,7 +156,7 @@ def test_crash_during_save_keeps_last_good(tiny_model_dir, tmp_path, monkeypatch
 def test_resume_can_continue_on_a_new_corpus(tmp_path):
     """Continuing a run on another corpus keeps the model, the tokenizer and the step count."""
     from model.config import TrainConfig, preset
-    from model.training.train import run_training
+    from model.training.run import run_training
     run = train_tiny(tmp_path / "run", task="reverse", steps=10)
     before = (resolve(run) / "spm.model").read_bytes()
     cfg = TrainConfig(out_dir=str(run), model=preset("tiny"), task="copy", task_size=500, max_steps=20,

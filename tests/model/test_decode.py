@@ -118,8 +118,8 @@ def test_beam_bookkeeping_hand_checked():
 def test_translate_runs_on_its_own_thread_count_and_restores_it(loaded, monkeypatch):
     from model.decoding import decode
     seen = []
-    real = decode._translate
-    monkeypatch.setattr(decode, "_translate", lambda *a: seen.append(torch.get_num_threads()) or real(*a))
+    real = decode.encode_source  # public, and the first thing a translation does inside the thread setting
+    monkeypatch.setattr(decode, "encode_source", lambda *a: seen.append(torch.get_num_threads()) or real(*a))
     before = torch.get_num_threads()
     one = translate(loaded, "3 1 4 1 5", threads=1)
     assert seen == [1] and torch.get_num_threads() == before

@@ -21,10 +21,12 @@ import torch
 from model.checkpoint import load_model
 from model.config import TrainConfig, preset
 from model.records import AttentionMaps, TrainProgress, Translation
+from model.training.control import TrainControl
 from model.training.data import load_corpora
 from model.training.ddp import cuda_devices
+from model.training.prepare import prepare_data
 from model.training.torchrun import decode_record, encode_record, run_distributed
-from model.training.train import TrainControl, prepare_data, train
+from model.training.train import train
 
 REPO = Path(__file__).resolve().parents[2]
 

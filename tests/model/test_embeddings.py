@@ -80,7 +80,7 @@ def test_training_loss_equals_the_full_logits_path(share):
 
 @pytest.fixture(scope="module")
 def unshared_dir(tmp_path_factory):
-    from model.training.train import run_training
+    from model.training.run import run_training
     out = tmp_path_factory.mktemp("unshared")
     cfg = TrainConfig(out_dir=str(out), model=preset("tiny", dropout=0.0, share_embeddings=False), task="reverse",
                       max_steps=30, task_size=1000, warmup_steps=20, lr_scale=0.5, batch_tokens=1024,

@@ -13,8 +13,8 @@ import model.training.train as train_mod
 from model.checkpoint import load_model
 from model.config import TrainConfig, preset
 from model.errors import CorpusError, UserError
+from model.training.run import run_training
 from model.training.torchrun import run_distributed
-from model.training.train import run_training
 from tests.model.test_distributed import gone
 
 

@@ -28,7 +28,7 @@ def _src(loaded, text):
     return torch.tensor([loaded.tokenizer.encode(text) + [3]])
 
 
-def _zeroed_by_hand(model, removed):
+def zeroed_by_hand(model, removed):
     """A copy of the model whose W^O columns that read each removed head are zero: the head's output
     then never reaches the residual stream, which is what removing it means."""
     m = copy.deepcopy(model)
@@ -80,7 +80,7 @@ def test_attention_layer_without_a_head_equals_the_sum_of_the_others_by_hand(loa
 def test_search_with_a_head_removed_equals_the_model_with_it_zeroed(loaded, removed):
     model, cfg = loaded.model, loaded.config
     masks = head_masks(removed, cfg.n_layers, cfg.n_heads)
-    by_hand = _zeroed_by_hand(model, removed)
+    by_hand = zeroed_by_hand(model, removed)
     src = _src(loaded, SENTENCES[0])
     tgt = torch.tensor([[1, 5, 6, 7, 8]])
     with torch.no_grad():

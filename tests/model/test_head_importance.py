@@ -13,7 +13,7 @@ from model.checkpoint import load_model
 from model.cli.commands import main
 from model.decoding.ablation import parse_heads
 from model.decoding.decode import translate_many
-from tests.model.test_head_ablation import _zeroed_by_hand
+from tests.model.test_head_ablation import zeroed_by_hand
 
 SRC = ["3 1 4 1 5", "9 2 6", "2 7 1 8 2", "5 3 5 8"]
 REF = [" ".join(reversed(s.split())) for s in SRC]
@@ -35,7 +35,7 @@ def first(loaded, tmp_path_factory):
 def _bleu_by_hand(loaded, spec):
     """Score of the model whose W^O columns for the heads in spec are zeroed (no head masks at all)."""
     cfg = loaded.config
-    model = _zeroed_by_hand(loaded.model, parse_heads(spec, cfg.n_layers, cfg.n_heads))
+    model = zeroed_by_hand(loaded.model, parse_heads(spec, cfg.n_layers, cfg.n_heads))
     hyps = translate_many(model, loaded.tokenizer, SRC, beam_size=1)
     return sacrebleu.corpus_bleu(hyps, [REF]).score, sacrebleu.corpus_chrf(hyps, [REF]).score
 

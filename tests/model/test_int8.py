@@ -123,7 +123,7 @@ def test_translate_uses_the_int8_copy_only_where_allowed(loaded, tiny_model_dir,
     def missing(*_):
         raise RuntimeError("Could not run 'quantized::linear_prepack' with arguments from the 'CPU' backend")
     int8.available.cache_clear()
-    monkeypatch.setattr(int8, "_pack", missing)
+    monkeypatch.setattr(int8, "pack_weight", missing)
     try:
         assert not int8.available()
         fresh = load_model(tiny_model_dir)

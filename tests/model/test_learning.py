@@ -20,8 +20,8 @@ from model.checkpoint import load_model
 from model.config import TrainConfig, preset
 from model.decoding.decode import translate, translate_many
 from model.training.average import average_into
+from model.training.run import run_training
 from model.training.tasks import DEMO_SETTINGS, make_task
-from model.training.train import run_training
 
 pytestmark = pytest.mark.slow
 

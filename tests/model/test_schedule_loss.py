@@ -3,7 +3,7 @@ import math
 import pytest
 import torch
 
-from model.training.train import label_smoothed_loss, learning_rate
+from model.training.schedule import label_smoothed_loss, learning_rate
 
 
 @pytest.mark.parametrize("step,d,warmup", [(1, 512, 4000), (100, 512, 4000), (4000, 512, 4000),

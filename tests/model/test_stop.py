@@ -12,7 +12,7 @@ from model.config import TrainConfig, preset
 from model.corpus.ding_corpus import build_ding_corpus
 from model.training.control import Stopped, TrainControl
 from model.training.data import load_corpora
-from model.training.train import run_training
+from model.training.run import run_training
 from model.training.validate import validate
 from model.transformer import Transformer
 from tests.model.test_ding import SAMPLE

@@ -111,11 +111,11 @@ def test_hostile_train_state_is_refused_before_the_corpus_is_read(tiny_model_dir
     (run / "LATEST").write_text("step-00000060")
     with open(run / "step-00000060" / "train_state.pt", "wb") as fh:
         pickle.dump({"optimizer": _Evil()}, fh)
-    import model.training.train
+    import model.training.run
 
     def no_corpus(*_a, **_k):
         raise AssertionError("the corpus was read before the checkpoint was checked")
-    monkeypatch.setattr(model.training.train, "load_corpora", no_corpus)
+    monkeypatch.setattr(model.training.run, "load_corpora", no_corpus)
     assert main(["train", "--resume", str(run), "--max-steps", "70"]) == 2
     line = _one_line_error(capsys)
     assert "refused to load" in line and "weights_only" not in line and "False" not in line

@@ -1,0 +1,76 @@
+"""A run's full state on disk: save a checkpoint with everything an exact resume needs, read it back.
+
+Apart from the loop because saving and restoring must stay mirror images of each other (the same
+keys, the same RNG states), which is easiest to check when they sit side by side.
+"""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import torch
+
+from model import checkpoint as ckpt
+from model.config import TrainConfig
+from model.errors import UserError
+from model.files import write_atomic
+from model.training.prepare import Data
+
+TRAIN_CONFIG = "train_config.json"  # the run's settings, saved in every checkpoint so a resume reuses them
+
+
+def save_checkpoint(model, data: Data, cfg: TrainConfig, optimizer, scaler, step, epoch, position,
+                    elapsed) -> Path:
+    """Write ``step-NNNNNNNN`` with weights, tokenizer, optimizer and RNG state; point LATEST at it;
+    drop the oldest checkpoints beyond ``cfg.keep_checkpoints``."""
+    state = {
+        "optimizer": optimizer.state_dict(),
+        "scaler": scaler.state_dict() if scaler is not None else {},
+        "step": step, "epoch": epoch, "position": position, "elapsed": elapsed,
+        "torch_rng": torch.get_rng_state(),
+        "cuda_rng": torch.cuda.get_rng_state_all() if torch.cuda.is_available() else [],
+    }
+    out = cfg.out_path
+    folder = ckpt.save_model(out / f"step-{step:08d}", model, data.tokenizer,
+                             meta={"step": step, "epoch": epoch, "elapsed_s": round(elapsed, 1)},
+                             train_state=state, extra_files={TRAIN_CONFIG: cfg.to_json()})
+    write_atomic(out / ckpt.LATEST, folder.name + "\n")
+    steps = sorted(p for p in out.glob("step-*") if p.is_dir())
+    for old in steps[: max(0, len(steps) - cfg.keep_checkpoints)]:
+        shutil.rmtree(old, ignore_errors=True)
+    return folder
+
+
+def restore(resume: Path, model, model_cfg, optimizer, scaler, device: torch.device) -> tuple[int, int, int, float]:
+    """Load a checkpoint into model (and optimizer, scaler, RNG when it has a training state).
+
+    Returns (step, epoch, position, elapsed) to continue from.
+    """
+    loaded = ckpt.load_model(resume)
+    if loaded.config != model_cfg:
+        raise UserError("the checkpoint's model config differs from the run's; resume with the same model")
+    model.load_state_dict(loaded.model.state_dict())
+    if (loaded.path / ckpt.STATE).is_file():  # exact resume
+        state = ckpt.load_train_state(loaded.path)
+        optimizer.load_state_dict(state["optimizer"])
+        if scaler is not None and state.get("scaler"):
+            scaler.load_state_dict(state["scaler"])
+        torch.set_rng_state(state["torch_rng"])
+        if device.type == "cuda" and state.get("cuda_rng"):
+            torch.cuda.set_rng_state_all(state["cuda_rng"])
+        return state["step"], state["epoch"], state["position"], state["elapsed"]
+    # Warm start from weights alone (e.g. a shipped model): the schedule continues from the saved
+    # step and Adam's moments rebuild within a few hundred steps.
+    meta = loaded.meta
+    return int(meta.get("step", 0)), int(meta.get("epoch", 0)), 0, float(meta.get("elapsed_s", 0.0))
+
+
+def check_resumable(folder: Path) -> None:
+    """Validate a checkpoint's config, weights header and training state without building anything."""
+    model_cfg = ckpt.read_config(folder)[0]
+    if not (folder / ckpt.WEIGHTS).is_file():
+        raise UserError(f"{folder} has no {ckpt.WEIGHTS}")
+    ckpt.check_weights_header(folder / ckpt.WEIGHTS, model_cfg)
+    if (folder / ckpt.STATE).is_file():
+        ckpt.load_train_state(folder)
