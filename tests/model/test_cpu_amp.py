@@ -7,7 +7,7 @@ import torch
 
 from model.config import TrainConfig, preset
 from model.errors import UserError
-from model.training import device, train
+from model.training import device, run
 from tests.conftest import train_tiny
 
 
@@ -27,7 +27,7 @@ def test_cpu_amp_is_refused_without_native_bf16(monkeypatch, tmp_path):
     cfg = TrainConfig(out_dir=str(tmp_path / "run"), model=preset("tiny"), task="reverse", task_size=200,
                       max_steps=2, cpu_amp=True, valid_every=0)
     with pytest.raises(UserError, match="no native bf16"):
-        list(train.run_training(cfg))
+        list(run.run_training(cfg))
 
 
 @pytest.mark.skipif(not device.cpu_has_native_bf16(), reason="this CPU has no native bf16")
