@@ -93,6 +93,10 @@ class Controller(QObject):
         """Ask for every head's Q, K, V with each translation (the formula walkthrough is open)."""
         self.worker.capture_vectors = bool(on)
 
+    def set_capture_steps(self, on: bool) -> None:
+        """Ask for the search step by step with each translation (the step-by-step tab is shown)."""
+        self.worker.capture_steps = bool(on)
+
     def shutdown(self) -> None:
         """Stop the worker thread and wait for it (a running decode finishes first). Idempotent."""
         if self._thread.isRunning():

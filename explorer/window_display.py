@@ -73,6 +73,7 @@ class WindowDisplay:
         self.empty_state.set_font_scale(self._font_scale)
         self.attention_panel.set_font_scale(self._font_scale)
         self.pe_view.set_font_scale(self._font_scale)
+        self.step_view.set_font_scale(self._font_scale)
         self.train_panel.set_font_scale(self._font_scale)
 
     def zoom_in(self) -> None:

@@ -11,6 +11,7 @@ from PySide6.QtGui import QAction, QActionGroup, QKeySequence
 from PySide6.QtWidgets import QMainWindow, QMenu
 
 from explorer.formula_dock import install_formula_dock
+from explorer.step_tab import install_step_tab
 from explorer.views.colormaps import DEFAULT_COLORMAP, colormap_names
 
 
@@ -65,6 +66,7 @@ def build_menus(window) -> None:
     w.addActions([w.presentation_action, w.full_screen_action, w.zoom_in_action,
                   w.zoom_out_action, w.reset_zoom_action])
     w.formula_dock = install_formula_dock(w, view_menu)  # lecture mode: eq. (1) for a clicked cell
+    w.step_view = install_step_tab(w, view_menu)  # lecture mode: the decoding one step at a time
     view_menu.addSeparator()
     w.colormap_menu = view_menu.addMenu("&Colour map")
     w.colormap_group = QActionGroup(w)

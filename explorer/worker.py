@@ -64,6 +64,8 @@ class ModelWorker(QObject):
         # Set by the controller while the formula walkthrough is open (the same plain-attribute handoff):
         # only then does a translation carry every head's Q, K, V, which costs a second pass.
         self.capture_vectors = False
+        # Likewise while the step-by-step tab is shown: the search's steps, one more decoder pass.
+        self.capture_steps = False
 
     @property
     def has_model(self) -> bool:
@@ -117,7 +119,7 @@ class ModelWorker(QObject):
 
             # Attention capture is on by default; it is what every view draws.
             result = translate(self._loaded, text, beam_size=beam_size, request_id=request_id,
-                               capture_vectors=self.capture_vectors)
+                               capture_vectors=self.capture_vectors, capture_steps=self.capture_steps)
         except Exception as exc:  # noqa: BLE001
             self.failed.emit(TRANSLATE, _message(exc), request_id)
         else:

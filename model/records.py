@@ -132,6 +132,57 @@ class AttentionVectors:
 
 
 @dataclass(frozen=True)
+class Hypothesis:
+    """One hypothesis of a search at one step: the pieces generated so far and its score.
+
+    A live hypothesis scores the sum of its pieces' log-probabilities; a finished one (ending in </s>)
+    is length-penalised, as beam search ranks it (model/decoding/beam.py).
+    """
+
+    pieces: tuple[str, ...]
+    score: float
+    finished: bool = False
+
+
+@dataclass(frozen=True)
+class DecodeSteps:
+    """How the translation was generated, one step per output piece; captured only for the step view.
+
+    Step t (0-based) is the decoder reading its inputs 0..t (``AttentionMaps.target_tokens``) and choosing
+    ``chosen[t]``. ``top_probs[t]`` are the k largest probabilities of that choice, softmax of the logits,
+    for the pieces ``top_pieces[t]``, best first; ``chosen_probs[t]`` and ``chosen_ranks[t]`` (0 = the
+    most probable) say where the chosen piece stood, which beam search need not make the first.
+    ``hypotheses[t]`` are the search's live hypotheses after step t, best first, then the finished ones.
+    """
+
+    chosen: tuple[str, ...]
+    top_pieces: tuple[tuple[str, ...], ...]
+    top_probs: np.ndarray  # (T, k) float32
+    chosen_probs: np.ndarray  # (T,) float32
+    chosen_ranks: np.ndarray  # (T,) int64
+    hypotheses: tuple[tuple[Hypothesis, ...], ...]
+    beam_size: int = 1
+    search_steps: int = 0  # steps the search ran: beam search may go on after the shown output ended
+
+    def __post_init__(self) -> None:
+        n = len(self.chosen)
+        if self.top_probs.ndim != 2 or self.top_probs.shape[0] != n or len(self.top_pieces) != n:
+            raise ValueError(f"top_probs {self.top_probs.shape} and top_pieces must have {n} steps")
+        if any(len(p) != self.top_probs.shape[1] for p in self.top_pieces):
+            raise ValueError("every step needs as many top pieces as probabilities")
+        if self.chosen_probs.shape != (n,) or self.chosen_ranks.shape != (n,) or len(self.hypotheses) != n:
+            raise ValueError(f"chosen_probs, chosen_ranks and hypotheses must have {n} steps")
+
+    @property
+    def n_steps(self) -> int:
+        return len(self.chosen)
+
+    def other_prob(self, t: int) -> float:
+        """The probability of every piece outside the top k at step t (what the bars leave out)."""
+        return max(0.0, 1.0 - float(self.top_probs[t].sum()))
+
+
+@dataclass(frozen=True)
 class Translation:
     """One translated sentence, with the attention behind it when it was captured."""
 
@@ -144,6 +195,7 @@ class Translation:
     request_id: int = 0
     unknown_pieces: int = 0  # source pieces the vocabulary lacks (<unk>): emoji, scripts it never saw
     vectors: AttentionVectors | None = None  # per-head Q, K, V: only when the walkthrough asked for them
+    steps: DecodeSteps | None = None  # the search step by step: only when the step view asked for it
 
     def unknown_note(self) -> str:
         """'3 of 9 pieces are unknown to this model …' when the source had pieces the model cannot read.

@@ -79,6 +79,7 @@ class HeatmapView(QtWidgets.QWidget):
         self._cell_texts: list[pg.TextItem] = []
         self._titles = ("", "Query", "Key")
         self._axis_labels: tuple | None = None  # what _apply_titles last gave the axes
+        self.cell_numbers_max = CELL_NUMBERS_MAX  # a view sharing its width with others may ask for fewer
 
         self.canvas = pg.GraphicsLayoutWidget()
         self._left = TokenAxis("left")
@@ -285,7 +286,7 @@ class HeatmapView(QtWidgets.QWidget):
             self.plot.removeItem(item)
         self._cell_texts = []
         rows, cols = self._values.shape
-        if rows == 0 or rows > CELL_NUMBERS_MAX or cols > CELL_NUMBERS_MAX:
+        if rows == 0 or rows > self.cell_numbers_max or cols > self.cell_numbers_max:
             return
         rgba = map_to_rgba(self._displayed, self._cmap_name)
         font = QtGui.QFont(self.font())

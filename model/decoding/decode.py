@@ -23,6 +23,7 @@ from model.decoding.ablation import removed_of
 from model.decoding.beam import Beam
 from model.decoding.int8 import search_copy
 from model.decoding.speculative import checked_greedy
+from model.decoding.steps import BeamRecorder, decode_steps
 from model.errors import UserError
 from model.records import AttentionMaps, Translation
 from model.tokenizer import clean_text
@@ -108,11 +109,12 @@ def greedy(model: Transformer, src: Tensor, max_len: int, use_cache: bool = True
 @torch.inference_mode()
 def beam_search(model: Transformer, src: Tensor, beam_size: int, max_len: int, alpha: float = 0.6,
                 use_cache: bool = True, memory: Tensor | None = None,
-                head_masks: dict[str, Tensor] | None = None) -> tuple[list[int], float]:
+                head_masks: dict[str, Tensor] | None = None, on_step=None) -> tuple[list[int], float]:
     """One sentence src: (1, S) → (best ids ending in </s> if finished, length-penalised log-prob).
 
     memory: the encoder's output for src when the caller has it already (with the same encoder head
-    masks), (1, S, D). head_masks: as for ``greedy``.
+    masks), (1, S, D). head_masks: as for ``greedy``. on_step(beam, over): called after every step, for
+    the step view's record of the live hypotheses (model/decoding/steps.py).
     """
     hm = head_masks or {}
     memory, _ = model.encode(src, head_mask=hm.get("encoder")) if memory is None else (memory, None)
@@ -122,6 +124,8 @@ def beam_search(model: Transformer, src: Tensor, beam_size: int, max_len: int, a
     memory, src_k = memory.expand(k, -1, -1), src.expand(k, -1)
     while beam.step < max_len:
         index = beam.advance(_step_logprobs(model, memory, src_k, beam.seqs, state, head_masks))  # from (k, V)
+        if on_step is not None:
+            on_step(beam, index is None)
         if index is None:
             break
         if state is not None:
@@ -169,11 +173,14 @@ def encode_source(loaded: LoadedModel, text: str) -> list[int]:
 def translate(loaded: LoadedModel, text: str, beam_size: int = 1, capture_attention: bool = True,
               length_penalty_alpha: float = 0.6, request_id: int = 0, use_cache: bool = True,
               head_masks: dict[str, Tensor] | None = None, max_extra: int = 50,
-              threads: int | None = DECODE_THREADS, capture_vectors: bool = False) -> Translation:
+              threads: int | None = DECODE_THREADS, capture_vectors: bool = False,
+              capture_steps: bool = False) -> Translation:
     """Translate one sentence; beam_size 1 is greedy. Max output length = source length + max_extra.
 
     capture_vectors: also return every head's Q, K, V (``Translation.vectors``) for the formula
     walkthrough; a second pass, so off unless the walkthrough is open. Ignored with head_masks.
+    capture_steps: also return the search step by step (``Translation.steps``) for the step view: one
+    more decoder pass, and for beam search a snapshot of the beam per step; off unless the view is open.
 
     threads: torch intra-op threads while translating (see ``DECODE_THREADS``); None leaves them as set.
     """
@@ -181,12 +188,13 @@ def translate(loaded: LoadedModel, text: str, beam_size: int = 1, capture_attent
         raise UserError(f"beam size must be between 1 and 64, got {beam_size}")
     with intra_op_threads(threads):
         return _translate(loaded, text, beam_size, capture_attention, length_penalty_alpha, request_id,
-                          use_cache, head_masks, max_extra, capture_vectors)
+                          use_cache, head_masks, max_extra, capture_vectors, capture_steps)
 
 
 def _translate(loaded: LoadedModel, text: str, beam_size: int, capture_attention: bool,
                length_penalty_alpha: float, request_id: int, use_cache: bool,
-               head_masks: dict[str, Tensor] | None, max_extra: int, capture_vectors: bool = False) -> Translation:
+               head_masks: dict[str, Tensor] | None, max_extra: int, capture_vectors: bool = False,
+               capture_steps: bool = False) -> Translation:
     model, tok = loaded.model, loaded.tokenizer
     bos, eos = model.cfg.bos_id, model.cfg.eos_id
     ids = encode_source(loaded, text)
@@ -195,6 +203,7 @@ def _translate(loaded: LoadedModel, text: str, beam_size: int, capture_attention
     # The int8 draft (model/decoding/speculative.py) changes the speed of greedy search, never its result.
     fast = search_copy(loaded) if beam_size == 1 and use_cache and not head_masks else None
     captured, encoded = None, None
+    recorder = BeamRecorder() if capture_steps and beam_size > 1 else None
     if head_masks and beam_size == 1:
         # Ablated heads change the search, not just the maps (the int8 draft has no masks: fp32 here).
         generated, score = greedy(model, src, max_len, use_cache, head_masks)[0], 0.0
@@ -208,7 +217,7 @@ def _translate(loaded: LoadedModel, text: str, beam_size: int, capture_attention
         with torch.inference_mode():
             encoded = model.encode(src, need_weights=capture_attention, head_mask=hm.get("encoder"))
         generated, score = beam_search(model, src, beam_size, max_len, length_penalty_alpha, use_cache,
-                                       memory=encoded[0], head_masks=head_masks)
+                                       memory=encoded[0], head_masks=head_masks, on_step=recorder)
     out_ids = [i for i in generated if i != eos]
     maps = None
     if capture_attention:
@@ -228,9 +237,14 @@ def _translate(loaded: LoadedModel, text: str, beam_size: int, capture_attention
 
         tgt = torch.tensor([[bos] + generated[:-1]], dtype=torch.long, device=src.device)
         vectors = capture_qkv(model, src, tgt)
+    steps = None
+    if capture_steps:
+        steps = decode_steps(model, tok, src, generated, beam_size, recorder,
+                             encoded[0] if encoded else None, head_masks)
     return Translation(source=text, text=tok.decode(out_ids), source_pieces=tuple(tok.pieces(ids[:-1])),
                        target_pieces=tuple(tok.pieces(out_ids)), score=float(score), attention=maps,
-                       request_id=request_id, unknown_pieces=ids[:-1].count(tok.unk_id), vectors=vectors)
+                       request_id=request_id, unknown_pieces=ids[:-1].count(tok.unk_id), vectors=vectors,
+                       steps=steps)
 
 
 @torch.inference_mode()

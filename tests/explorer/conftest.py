@@ -63,7 +63,7 @@ from pathlib import Path  # noqa: E402
 from PySide6.QtCore import QSettings, QThread  # noqa: E402
 
 from model.errors import CheckpointError, UserError  # noqa: E402
-from model.records import AttentionVectors, HeadVectors, ModelInfo, Translation  # noqa: E402
+from model.records import AttentionVectors, DecodeSteps, HeadVectors, Hypothesis, ModelInfo, Translation  # noqa: E402
 
 
 @pytest.fixture(autouse=True)
@@ -142,6 +142,37 @@ def make_synthetic_vectors(like: AttentionMaps, d_k: int = 4, seed: int = 0) -> 
     return new_maps, AttentionVectors(parts["encoder"], parts["decoder"], parts["cross"])
 
 
+def make_synthetic_steps(maps: AttentionMaps, beam_size: int = 1, top_k: int = 4, seed: int = 0) -> DecodeSteps:
+    """Steps over maps.predicted_tokens: a random softmax over a small vocabulary per step, in which
+    greedy's chosen piece is the most probable and beam's is second at every other step."""
+    rng = np.random.default_rng(seed)
+    vocab = sorted(set(maps.predicted_tokens) | {"\u2581und", "\u2581nicht", "\u2581ja", "\u2581so", "."})
+    top_pieces, top_probs, chosen_probs, ranks, hyps = [], [], [], [], []
+    total = 0.0
+    for t, chosen in enumerate(maps.predicted_tokens):
+        probs = _softmax_rows(2.0 * rng.standard_normal(len(vocab)))
+        order = list(np.argsort(-probs))
+        want = 1 if beam_size > 1 and t % 2 else 0  # where the chosen piece should stand
+        order.remove(vocab.index(chosen))
+        order.insert(want, vocab.index(chosen))
+        probs = probs[np.argsort(-probs)][np.argsort(order)]  # the same values, re-ranked as wanted
+        top_pieces.append(tuple(vocab[i] for i in order[:top_k]))
+        top_probs.append(probs[order[:top_k]])
+        chosen_probs.append(probs[vocab.index(chosen)])
+        ranks.append(want)
+        total += float(np.log(chosen_probs[-1]))
+        prefix = Hypothesis(maps.predicted_tokens[:t + 1], total)
+        if beam_size == 1:
+            hyps.append((prefix,))
+        else:
+            rival = Hypothesis(maps.predicted_tokens[:t] + ("\u2581so",), total - 0.5)
+            hyps.append((prefix, rival))
+    return DecodeSteps(chosen=maps.predicted_tokens, top_pieces=tuple(top_pieces),
+                       top_probs=np.array(top_probs, np.float32), chosen_probs=np.array(chosen_probs, np.float32),
+                       chosen_ranks=np.array(ranks, np.int64), hypotheses=tuple(hyps), beam_size=beam_size,
+                       search_steps=len(maps.predicted_tokens))
+
+
 def make_info(path: str, d_model=32, n_layers=2, n_heads=4) -> ModelInfo:
     config = (("d_model", d_model), ("n_layers", n_layers), ("n_heads", n_heads), ("d_ff", 64))
     return ModelInfo(path=path, config=config, n_params=123_456, vocab_size=500, device="cpu",
@@ -159,6 +190,7 @@ class FakeModel:
         self.translated_ids: list[int] = []
         self.beam_sizes: list[int] = []
         self.vector_requests: list[bool] = []
+        self.step_requests: list[bool] = []
 
     def make_model_dir(self, name: str = "fake-model") -> Path:
         folder = self.root / name
@@ -177,7 +209,8 @@ class FakeModel:
         return self.default_dir
 
     # model.decoding.decode
-    def translate(self, loaded, text, beam_size=1, capture_attention=True, request_id=0, capture_vectors=False):
+    def translate(self, loaded, text, beam_size=1, capture_attention=True, request_id=0, capture_vectors=False,
+                  capture_steps=False):
         self.translate_threads.append(threading.current_thread().name)
         if not text.strip():
             raise UserError("Type a sentence to translate.")
@@ -187,10 +220,14 @@ class FakeModel:
         self.translated_ids.append(request_id)
         self.beam_sizes.append(beam_size)
         self.vector_requests.append(capture_vectors)
+        self.step_requests.append(capture_steps)
         translation = make_translation(text, request_id)
         if capture_vectors:
             maps, vectors = make_synthetic_vectors(translation.attention)
             translation = dataclasses.replace(translation, attention=maps, vectors=vectors)
+        if capture_steps:
+            steps = make_synthetic_steps(translation.attention, beam_size)
+            translation = dataclasses.replace(translation, steps=steps)
         return translation
 
 

@@ -1,0 +1,170 @@
+"""The step-by-step decoding view (explorer/views/step_view.py) and its tab, with synthetic records."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+import pytest
+from PySide6.QtCore import QSize, Qt
+
+from explorer.views.step_view import StepView
+
+from .conftest import make_synthetic_maps, make_synthetic_steps, make_translation
+
+TIMEOUT = 10_000
+PROJECTOR = QSize(1024, 768)
+
+
+def translation_with_steps(beam_size: int = 1, text: str = "the house is very big today"):
+    tr = make_translation(text)
+    return dataclasses.replace(tr, steps=make_synthetic_steps(tr.attention, beam_size))
+
+
+@pytest.fixture
+def view(qtbot):
+    v = StepView()
+    qtbot.addWidget(v)
+    v.resize(740, 560)
+    v.show()
+    return v
+
+
+def test_empty_until_a_translation_with_steps_arrives(view):
+    view.set_translation(make_translation("no steps here"))  # translated while the tab was hidden
+    assert view.step() == 0 and view.n_steps() == 0 and not view.next_button.isEnabled()
+    assert view.maps.shown_decoder().shape == (0, 0) and view.bars.rows() == []
+
+
+@pytest.mark.parametrize("head", [2, None])
+def test_after_step_t_the_decoder_map_has_t_rows_of_the_final_map(view, head):
+    tr = translation_with_steps()
+    maps, steps = tr.attention, tr.steps
+    view.set_translation(tr)
+    view.set_layer_head(1, head)
+    n = steps.n_steps
+    assert n == len(maps.target_tokens) >= 5 and view.step() == 1
+    final = maps.decoder_self[1].mean(axis=0) if head is None else maps.decoder_self[1, head]
+    final_cross = maps.cross[1].mean(axis=0) if head is None else maps.cross[1, head]
+    for t in range(1, n + 1):
+        view.set_step(t)
+        shown = view.maps.shown_decoder()
+        assert shown.shape == (t, t)
+        np.testing.assert_allclose(shown, final[:t, :t], atol=1e-7)
+        # What the heatmap draws: the same rows, the causal future as NaN (masked), nothing more.
+        drawn = view.maps.decoder.displayed_array()
+        assert drawn.shape == (t, t) and np.isnan(drawn[np.triu_indices(t, 1)]).all()
+        assert view.maps.decoder.row_labels()[-1] != "" and len(view.maps.decoder.row_labels()) == t
+        np.testing.assert_allclose(view.maps.shown_cross(), final_cross[:t], atol=1e-7)
+        assert view.maps.highlighted_row() == t - 1  # the current step's cross-attention row is boxed
+        assert view.step_label.text() == f"Step {t} of {n}"
+
+
+def test_bars_are_the_step_distribution_sum_to_one_and_greedy_marks_the_argmax(view):
+    tr = translation_with_steps(beam_size=1)
+    steps = tr.steps
+    view.set_translation(tr)
+    for t in range(1, steps.n_steps + 1):
+        view.set_step(t)
+        rows = view.bars.rows()
+        probs = [p for _, p, _ in rows]
+        assert sum(probs) == pytest.approx(1.0, abs=1e-6)  # the top k plus "all other pieces"
+        np.testing.assert_allclose(probs[:-1], steps.top_probs[t - 1], atol=1e-7)
+        assert rows[-1][2] == "rest"
+        chosen = [i for i, (_, _, kind) in enumerate(rows) if kind == "chosen"]
+        assert chosen == [0] and probs[0] == max(probs[:-1])  # greedy: the chosen piece is the argmax
+        assert "[" in view.so_far.text() and view.hypotheses.rowCount() == 1
+
+
+def test_beam_lists_its_hypotheses_and_marks_a_chosen_piece_that_is_not_first(view):
+    tr = translation_with_steps(beam_size=2)
+    steps = tr.steps
+    view.set_translation(tr)
+    view.set_step(2)  # the synthetic beam took the second most probable piece here
+    rows = view.bars.rows()
+    assert [kind for _, _, kind in rows][:2] == ["other", "chosen"]
+    assert sum(p for _, p, _ in rows) == pytest.approx(1.0, abs=1e-6)
+    texts = view.hypotheses.texts()
+    assert len(texts) == len(steps.hypotheses[1]) == 2
+    assert [s for _, s in texts] == [f"{h.score:.2f}" for h in steps.hypotheses[1]]
+    first = steps.chosen[0].lstrip("\u2581")
+    assert texts[0][0] == f"{first} {steps.chosen[1].lstrip(chr(0x2581))}" and texts[1][0] == f"{first} so"
+    assert view.hypotheses.item(0, 0).font().bold() and not view.hypotheses.item(1, 0).font().bold()
+    assert "beam 2" in view.bars_title.text()
+
+
+def test_keys_step_and_play(qtbot, view):
+    view.set_translation(translation_with_steps())
+    view.setFocus()
+    qtbot.keyClick(view, Qt.Key.Key_Right)
+    qtbot.keyClick(view, Qt.Key.Key_Right)
+    assert view.step() == 3
+    qtbot.keyClick(view, Qt.Key.Key_Left)
+    assert view.step() == 2
+    qtbot.keyClick(view, Qt.Key.Key_End)
+    assert view.step() == view.n_steps() and not view.next_button.isEnabled()
+    qtbot.keyClick(view, Qt.Key.Key_Home)
+    assert view.step() == 1 and not view.back_button.isEnabled()
+    qtbot.keyClick(view, Qt.Key.Key_Space)
+    assert view.is_playing() and "Pause" in view.play_button.text()
+    qtbot.keyClick(view, Qt.Key.Key_Space)
+    assert not view.is_playing() and view.step() == 1
+    view.back_button.click()
+    view.next_button.click()
+    assert view.step() == 2
+
+
+def test_play_advances_on_the_timer_and_stops_at_the_end(qtbot, view):
+    view.set_translation(translation_with_steps(text="a b c"))
+    view.set_speed(0)  # 0.5 s a step
+    assert view.interval_ms() == 500 and view.n_steps() == 4
+    seen = []
+    view.step_changed.connect(seen.append)
+    view.play()
+    assert view.step() == 1 and view.is_playing()  # the first step comes after one interval, not at once
+    qtbot.waitUntil(lambda: not view.is_playing(), timeout=5000)
+    assert seen == [2, 3, 4] and view.step() == 4 and view.play_button.text().endswith("Play")
+    qtbot.wait(700)
+    assert view.step() == 4  # stopped: no tick runs past the end
+    view.play()  # from the last step, play starts again at the first
+    assert view.step() == 1 and view.is_playing()
+    view.pause()
+
+
+def test_the_tab_asks_for_steps_only_while_shown(qtbot, loaded, fake_model):
+    win = loaded
+    assert fake_model.step_requests and not any(fake_model.step_requests)  # ordinary translation: none
+    assert win.tabs.tabText(1) == "Step by step"
+    with qtbot.waitSignal(win.controller.translation_ready, timeout=TIMEOUT):
+        win.step_action.trigger()  # opening the tab translates the sentence again, with its steps
+    assert win.tabs.currentWidget() is win.step_view and fake_model.step_requests[-1]
+    assert win.step_view.n_steps() == len(win.controller.translation.steps.chosen) > 0
+    win.tabs.setCurrentIndex(0)
+    assert not win.controller.worker.capture_steps
+    with qtbot.waitSignal(win.controller.translation_ready, timeout=TIMEOUT):
+        win.translate_panel.request_translation()
+    assert fake_model.step_requests[-1] is False
+
+
+def test_the_tab_fits_a_projector(qtbot, loaded):
+    win = loaded
+    win.resize(PROJECTOR)
+    with qtbot.waitSignal(win.controller.translation_ready, timeout=TIMEOUT):
+        win.tabs.setCurrentWidget(win.step_view)
+    qtbot.waitUntil(lambda: win.size() == PROJECTOR, timeout=2000)
+    qtbot.wait(50)
+    view = win.step_view
+    hint = win.centralWidget().minimumSizeHint()
+    assert hint.width() <= PROJECTOR.width() and hint.height() <= PROJECTOR.height()
+    for w in (view.back_button, view.play_button, view.next_button, view.speed_combo, view.head_combo,
+              view.maps.decoder, view.maps.cross, view.bars, view.hypotheses):
+        assert w.isVisible() and w.width() > 20 and w.height() > 15, w
+        corner = w.mapTo(win, w.rect().bottomRight())
+        assert corner.x() <= PROJECTOR.width() and corner.y() <= PROJECTOR.height(), w
+
+
+def test_synthetic_steps_follow_their_maps():
+    # make_synthetic_steps must follow the maps it is given (a guard for the fixtures above)
+    maps = make_synthetic_maps(target=("<s>", "\u2581a", "\u2581b"))
+    steps = make_synthetic_steps(maps)
+    assert steps.chosen == maps.predicted_tokens and steps.n_steps == 3
