@@ -61,11 +61,11 @@ def step_probabilities(model: Transformer, src: Tensor, generated: list[int], me
 
 
 def greedy_hypotheses(pieces: list[str], chosen_probs: np.ndarray) -> list[tuple[Hypothesis, ...]]:
-    """Greedy search's single hypothesis after each step, scored by its summed log-probabilities."""
+    """Greedy search's single hypothesis after each step, scored by its summed log-probabilities.
+
+    Never marked finished: that flag means a length-penalised score, and greedy search ranks nothing."""
     scores = np.cumsum(np.log(np.maximum(chosen_probs.astype(np.float64), 1e-30)))
-    n = len(pieces)
-    return [(Hypothesis(tuple(pieces[:t + 1]), float(scores[t]), finished=t == n - 1 and pieces[-1] == "</s>"),)
-            for t in range(n)]
+    return [(Hypothesis(tuple(pieces[:t + 1]), float(scores[t])),) for t in range(len(pieces))]
 
 
 def decode_steps(model: Transformer, tok, src: Tensor, generated: list[int], beam_size: int = 1,

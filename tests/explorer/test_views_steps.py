@@ -146,6 +146,17 @@ def test_the_tab_asks_for_steps_only_while_shown(qtbot, loaded, fake_model):
     assert fake_model.step_requests[-1] is False
 
 
+def test_a_failed_translation_clears_the_steps(qtbot, loaded):
+    win = loaded
+    with qtbot.waitSignal(win.controller.translation_ready, timeout=TIMEOUT):
+        win.tabs.setCurrentWidget(win.step_view)
+    assert win.step_view.n_steps() > 0
+    win.translate_panel.set_text("boom")  # the fake model fails on it
+    with qtbot.waitSignal(win.controller.error, timeout=TIMEOUT):
+        win.translate_panel.request_translation()
+    assert win.step_view.n_steps() == 0 and win.step_view.maps.shown_decoder().shape == (0, 0)
+
+
 def test_the_tab_fits_a_projector(qtbot, loaded):
     win = loaded
     win.resize(PROJECTOR)
