@@ -23,6 +23,7 @@ from model.records import KINDS
 
 CLI_COMMANDS = ("train", "translate", "evaluate", "info", "data", "average", "import-marian")
 VIEWS = ("grid", "head", "lines", "pe")
+LANGUAGE_CODES = ("en", "zh_CN")  # explorer.i18n.LANGUAGES; spelled out so the model commands never load Qt
 SCREENSHOT_TIMEOUT_MS = 300_000  # a generous cap so a hung load cannot keep CI waiting forever
 SETTLE_MS = 200  # lets pyqtgraph finish its deferred layout before the window is grabbed
 
@@ -68,6 +69,9 @@ def build_parser() -> argparse.ArgumentParser:
                         help="window size (default 1600x1000, or the screen's free area if smaller)")
     parser.add_argument("--font-scale", type=float, default=1.0, metavar="F",
                         help="scale all fonts, e.g. 1.5 for a large room")
+    parser.add_argument("--lang", choices=LANGUAGE_CODES, default=None,
+                        help="language of the window: en (English) or zh_CN (简体中文); remembered "
+                             "(default: the last one chosen, else English)")
     return parser
 
 
@@ -109,11 +113,19 @@ def run_gui(args: argparse.Namespace) -> int:
     app.setWindowIcon(style.app_icon())
     style.apply_theme(app)
 
+    from explorer.i18n import SETTINGS_KEY
+    from explorer.language_menu import saved_language, set_language
     from explorer.main_window import MainWindow  # after QApplication: views may create fonts
     from explorer.window_display import DEFAULT_SIZE
 
     screenshot = bool(args.screenshot)
     window = MainWindow(show_dialogs=not screenshot, remember_recent=not screenshot)
+    # A screenshot is a document: its language is the one asked for, never a leftover setting.
+    language = args.lang or ("en" if screenshot else saved_language(window.settings))
+    if language != "en":  # a problem (a missing translation file) is one line on stderr; English then
+        set_language(window, language, remember=args.lang is not None and not screenshot)
+    elif args.lang and not screenshot:
+        window.settings.setValue(SETTINGS_KEY, "en")
     window.set_font_scale(args.font_scale)
     if screenshot or args.size is not None:
         # An explicit size is honoured exactly (a documentation image must be the size asked for);

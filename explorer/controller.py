@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import QCoreApplication, QObject, QThread, Signal
 
+from explorer.i18n import tr
 from explorer.worker import LOAD, NO_DEFAULT, TRANSLATE, ModelWorker
 
 
@@ -130,6 +131,6 @@ class Controller(QObject):
 
     def _on_timed(self, kind: str, request_id: int, seconds: float) -> None:
         if kind == LOAD:
-            self.timing.emit(f"loaded in {format_seconds(seconds)}")
+            self.timing.emit(tr("loaded in {time}", time=format_seconds(seconds)))
         elif request_id == self._latest_id:
-            self.timing.emit(f"translated in {format_seconds(seconds)}")
+            self.timing.emit(tr("translated in {time}", time=format_seconds(seconds)))

@@ -10,6 +10,8 @@ from pathlib import Path
 from PySide6 import QtWidgets
 from PySide6.QtCore import Signal
 
+from explorer.i18n import tr
+
 
 def spin_box(lo: int, hi: int, step: int = 1, special: str = "") -> QtWidgets.QSpinBox:
     """A spin box from lo to hi; ``special`` names the minimum when it means "off"."""
@@ -47,9 +49,9 @@ class PathField(QtWidgets.QWidget):
     def _browse(self, title: str, folder: bool) -> None:
         start = self.path() or str(Path.home())
         if folder:
-            path = QtWidgets.QFileDialog.getExistingDirectory(self, title, start)
+            path = QtWidgets.QFileDialog.getExistingDirectory(self, tr(title), start)
         else:
-            path, _ = QtWidgets.QFileDialog.getOpenFileName(self, title, start)
+            path, _ = QtWidgets.QFileDialog.getOpenFileName(self, tr(title), start)
         if path:
             self.set_path(path)
             self.edited.emit()

@@ -20,6 +20,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from explorer.i18n import N_, tr
 from explorer.style import make_heading
 
 
@@ -38,7 +39,7 @@ def model_display_name(path: str) -> str:
     name = parts[-1] or str(path)
     match = re.fullmatch(r"step-(\d+)", name)
     if match and len(parts) >= 2 and parts[-2]:
-        return f"{parts[-2]} (step {int(match.group(1)):,})"
+        return tr("{run} (step {step:,})", run=parts[-2], step=int(match.group(1)))
     return name
 
 
@@ -48,8 +49,8 @@ class InfoPanel(QWidget):
     _FIELDS = ("Model", "Origin", "Parameters", "Shape", "Vocabulary", "Device", "Note")
     # Where a model came from (ModelInfo.origin): its architecture is the paper's either way, its
     # settings (activation, positional layout, ...) are in the table below.
-    ORIGINS = {"native": "Trained with Attention Explorer", "marian": "Hugging Face Marian (OPUS-MT) folder",
-               "marian-import": "Imported from a Marian (OPUS-MT) model"}
+    ORIGINS = {"native": N_("Trained with Attention Explorer"), "marian": N_("Hugging Face Marian (OPUS-MT) folder"),
+               "marian-import": N_("Imported from a Marian (OPUS-MT) model")}
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -92,7 +93,7 @@ class InfoPanel(QWidget):
             for label in self._values.values():
                 label.setText("")
                 label.setToolTip("")
-            self._values["Model"].setText("No model loaded")
+            self._values["Model"].setText(tr("No model loaded"))
             self._form.setRowVisible(self._values["Note"], False)
             self.config_table.setRowCount(0)
             self.config_table.hide()  # an empty table with headers only reads like something broke
@@ -100,14 +101,12 @@ class InfoPanel(QWidget):
         self.config_table.show()
         name = model_display_name(info.path)
         self._set("Model", name, tooltip=info.path)
-        self._set("Parameters", format_count(info.n_params), tooltip=f"{info.n_params:,} parameters")
-        self._set("Origin", self.ORIGINS.get(info.origin, info.origin))
+        self._set("Parameters", format_count(info.n_params), tooltip=tr("{n:,} parameters", n=info.n_params))
+        self._set("Origin", tr(self.ORIGINS[info.origin]) if info.origin in self.ORIGINS else info.origin)
         d_ff = f" · d_ff {info.d_ff}" if info.d_ff else ""
-        self._set(
-            "Shape",
-            f"d_model {info.d_model}{d_ff} · {info.n_layers} + {info.n_layers} layers · {info.n_heads} heads",
-        )
-        self._set("Vocabulary", f"{info.vocab_size:,} pieces")
+        self._set("Shape", tr("d_model {d_model}{d_ff} · {n} + {n} layers · {h} heads", d_model=info.d_model,
+                              d_ff=d_ff, n=info.n_layers, h=info.n_heads))
+        self._set("Vocabulary", tr("{n:,} pieces", n=info.vocab_size))
         self._set("Device", info.device)
         self._set("Note", info.note)
         self._form.setRowVisible(self._values["Note"], bool(info.note))  # most models have none

@@ -29,7 +29,9 @@ from PySide6.QtWidgets import (
 from explorer import style
 from explorer.controller import Controller
 from explorer.empty_state import EmptyState
+from explorer.i18n import again, tr, translate
 from explorer.info_panel import InfoPanel, model_display_name
+from explorer.language_menu import install_language_menu
 from explorer.presentation import PresentationMode
 from explorer.recent import RecentModels, open_settings
 from explorer.scroll import ColumnScrollArea
@@ -67,7 +69,7 @@ class MainWindow(WindowDisplay, QMainWindow):
         self.recent = RecentModels(self.settings)
         self._font_scale = 1.0
         self._was_maximized = False
-        self._status = "Loading…"
+        self._status = tr("Loading…")
         self.setWindowTitle(TITLE)
         self.setWindowIcon(style.app_icon())
 
@@ -117,8 +119,9 @@ class MainWindow(WindowDisplay, QMainWindow):
 
         self._build_status_bar()
         build_menus(self)
+        install_language_menu(self)
         self._connect()
-        self._set_no_model("Loading…", loading=True)
+        self._set_no_model(tr("Loading…"), loading=True)
         self.set_font_scale(self._font_scale)  # the projector-sized base font, from the first frame
 
     # -- construction ------------------------------------------------------------------------
@@ -163,14 +166,14 @@ class MainWindow(WindowDisplay, QMainWindow):
         return self.tabs.addTab(widget, title)
 
     def load_default_model(self) -> None:
-        self._set_no_model("Loading the built-in model…", loading=True)
+        self._set_no_model(tr("Loading the built-in model…"), loading=True)
         self.controller.load_default_model()
 
     def open_model(self, path: str | Path) -> None:
         """Load a model folder; errors keep the current model (see ``_on_error``)."""
-        self.show_status(f"Loading {path}…")
+        self.show_status(tr("Loading {path}…", path=str(path)))
         if self.controller.info is None:
-            self._set_no_model("Loading the model…", loading=True)
+            self._set_no_model(tr("Loading the model…"), loading=True)
         self.controller.load_model(str(path))
 
     def open_trained(self, path: str, sentence: str = "") -> None:
@@ -184,7 +187,7 @@ class MainWindow(WindowDisplay, QMainWindow):
 
     def choose_model(self) -> None:
         start = str(self.settings.value("last_model_parent", str(Path.home())))
-        path = QFileDialog.getExistingDirectory(self, "Open model folder", start)
+        path = QFileDialog.getExistingDirectory(self, tr("Open model folder"), start)
         if path:
             self.settings.setValue("last_model_parent", str(Path(path).parent))
             self.open_model(path)
@@ -198,9 +201,9 @@ class MainWindow(WindowDisplay, QMainWindow):
         if not self.show_tab("Train") and self.show_dialogs:
             QMessageBox.information(
                 self,
-                "Train a model",
-                "Train a model from the command line:\n\n    attention-explorer train --help\n\n"
-                "then open the folder it writes with File › Open model folder…",
+                tr("Train a model"),
+                tr("Train a model from the command line:\n\n    attention-explorer train --help\n\n"
+                   "then open the folder it writes with File › Open model folder…"),
             )
 
     def export_view(self) -> None:
@@ -209,6 +212,13 @@ class MainWindow(WindowDisplay, QMainWindow):
     def export_attention(self) -> None:
         export_attention(self)
 
+    def retranslate_extras(self) -> None:
+        """After a language switch: the texts the window keeps aside to show later (the status line
+        while busy, the panel's statistics and titles) are made again in the new language."""
+        self._status = again(self._status)
+        for panel in self.findChildren(AttentionPanel):  # the Train tab has one too
+            panel.retranslate()
+
     def is_empty_state(self) -> bool:
         return self.attention_stack.currentWidget() is self.empty_state
 
@@ -216,10 +226,10 @@ class MainWindow(WindowDisplay, QMainWindow):
 
     def _on_model_loaded(self, info) -> None:
         self.info_panel.set_info(info)
-        self.device_label.setText(f"Device: {info.device}")
+        self.device_label.setText(tr("Device: {device}", device=info.device))
         name = model_display_name(info.path)
-        self.setWindowTitle(f"{TITLE} — {name}")
-        self.show_status(f"Loaded {name}")
+        self.setWindowTitle(tr("Attention Explorer — {name}", name=name))
+        self.show_status(tr("Loaded {name}", name=name))
         self.pe_view.set_d_model(info.d_model)
         self.pe_view.set_layout(info.pe_layout)
         self.translate_panel.set_model_ready(True)
@@ -238,22 +248,24 @@ class MainWindow(WindowDisplay, QMainWindow):
         self.attention_stack.setCurrentWidget(self.attention_panel)
         self._set_exports_enabled(maps is not None)
         self.presentation.show_translation(translation.text)
-        self.show_status("Ready")
+        self.show_status(tr("Ready"))
 
     def _on_error(self, kind: str, message: str) -> None:
-        self.show_status(message.splitlines()[0] if message else "Error")
+        # The model's messages are English; the common ones have a translation, the rest stay as they are.
+        message = translate(message) if message else tr("Error")
+        self.show_status(message.splitlines()[0])
         if kind == "translate":
             # The maps on screen belong to the previous sentence; beside this error they would
             # read as its attention, so they go.
             self.translate_panel.show_error(message)
-            self.attention_panel.set_maps(None, empty_text=TRANSLATE_FAILED)
+            self.attention_panel.set_maps(None, empty_text=tr(TRANSLATE_FAILED))
             self._set_exports_enabled(False)
             self.presentation.show_translation("")
             return
         if self.controller.info is None:
-            self._set_no_model("No model loaded")
+            self._set_no_model(tr("No model loaded"))
         if self.show_dialogs:
-            QMessageBox.critical(self, "Could not open the model", message)
+            QMessageBox.critical(self, tr("Could not open the model"), message)
 
     # -- helpers -----------------------------------------------------------------------------
 
@@ -264,13 +276,13 @@ class MainWindow(WindowDisplay, QMainWindow):
             self.state_label.setText(text)
 
     def _on_busy(self, busy: bool) -> None:
-        self.state_label.setText("Working…" if busy else self._status)
+        self.state_label.setText(tr("Working…") if busy else self._status)
         self.attention_panel.set_busy(busy)
         self.translate_panel.set_busy(busy)
 
     def _on_no_default_model(self) -> None:
-        self._set_no_model("No model loaded")
-        self.show_status("No model loaded")
+        self._set_no_model(tr("No model loaded"))
+        self.show_status(tr("No model loaded"))
 
     def _set_no_model(self, message: str, loading: bool = False) -> None:
         if loading:  # the status bar says what the empty state says, never "Ready" meanwhile
@@ -290,8 +302,8 @@ class MainWindow(WindowDisplay, QMainWindow):
     def closeEvent(self, event) -> None:  # noqa: N802 - Qt override
         if self.train_panel.is_training() and self.show_dialogs:
             answer = QMessageBox.question(
-                self, "Training is running",
-                "Stop the training run and quit? The run saves a checkpoint before it stops.",
+                self, tr("Training is running"),
+                tr("Stop the training run and quit? The run saves a checkpoint before it stops."),
             )
             if answer != QMessageBox.StandardButton.Yes:
                 event.ignore()

@@ -10,6 +10,7 @@ from __future__ import annotations
 from PySide6 import QtCore, QtWidgets
 
 from explorer import style
+from explorer.i18n import tr
 from explorer.views.attention_panel import AttentionPanel
 from model.records import Translation
 
@@ -84,8 +85,9 @@ class ProbeReplay(QtWidgets.QWidget):
             return
         step, translation = self._snapshots[index]
         self.attention.set_maps(translation.attention)
-        self.label.setText(f"Step {step}  ({index + 1} of {len(self._snapshots)}):  "
-                           f"{translation.source}  →  {translation.text or '(nothing)'}")
+        self.label.setText(tr("Step {step}  ({i} of {n}):  {source}  →  {text}", step=step, i=index + 1,
+                              n=len(self._snapshots), source=translation.source,
+                              text=translation.text or tr("(nothing)")))
 
     def _update_slider(self) -> None:
         n = len(self._snapshots)
@@ -94,4 +96,4 @@ class ProbeReplay(QtWidgets.QWidget):
         self.slider.blockSignals(False)
         self.slider.setEnabled(n > 1)
         if not n:
-            self.label.setText("No probe yet")
+            self.label.setText(tr("No probe yet"))

@@ -20,6 +20,7 @@ from PySide6.QtCore import Signal
 
 from explorer import style
 from explorer.form_fields import PathField, spin_box
+from explorer.i18n import N_, translate
 from explorer.train_defaults import CORPORA, DIGIT_PROBE, PROBES, RUNS_ROOT, TASK_DEFAULTS, TEXT_DEFAULTS
 from explorer.train_worker import CPU_BF16, TrainRequest
 from model.choices import PRESETS, TrainConfig, UserError
@@ -46,11 +47,12 @@ class TrainForm(QtWidgets.QWidget):
         corpus.addRow("Train on", self.corpus_combo)
         self.task_combo = QtWidgets.QComboBox()
         self.task_combo.addItems(list(tasks))
+        self.task_combo.setProperty("i18n_skip", True)  # the names `train --task` takes; the code reads them
         self.task_size_spin = spin_box(100, 10_000_000, 1000)
         self.task_size_spin.setValue(20_000)
-        self.src_field = PathField("Source-language file")
-        self.tgt_field = PathField("Target-language file")
-        self.tsv_field = PathField("Tab-separated file")
+        self.src_field = PathField(N_("Source-language file"))
+        self.tgt_field = PathField(N_("Target-language file"))
+        self.tsv_field = PathField(N_("Tab-separated file"))
         self.ding_combo = QtWidgets.QComboBox()
         self.ding_combo.addItem("English → German", False)
         self.ding_combo.addItem("German → English", True)
@@ -65,6 +67,7 @@ class TrainForm(QtWidgets.QWidget):
         model = self._group(layout, "Model")
         self.preset_combo = QtWidgets.QComboBox()
         self.preset_combo.addItems(list(PRESETS))
+        self.preset_combo.setProperty("i18n_skip", True)  # the names `train --preset` takes
         model.addRow("Preset", self.preset_combo)
         self.vocab_spin = spin_box(8, 1_000_000, 1000)
         self.layers_spin = spin_box(1, 48)
@@ -105,8 +108,8 @@ class TrainForm(QtWidgets.QWidget):
         self.probe_edit = QtWidgets.QLineEdit()
         self.probe_edit.setPlaceholderText("a source sentence to watch (optional)")
         self.probe_every_spin = spin_box(0, 1_000_000, 5, "never")
-        self.out_field = PathField("Output folder", folder=True)
-        self.resume_field = PathField("Resume from checkpoint", folder=True,
+        self.out_field = PathField(N_("Output folder"), folder=True)
+        self.resume_field = PathField(N_("Resume from checkpoint"), folder=True,
                                       placeholder="(a new run)")
         self.resume_field.setToolTip("A run or checkpoint folder. Resuming keeps its model and corpus; "
                                      "the limits and intervals set here apply.")
@@ -168,7 +171,7 @@ class TrainForm(QtWidgets.QWidget):
         while self.device_combo.count() > 1:
             self.device_combo.removeItem(1)
         for key, label in choices:
-            self.device_combo.addItem(label, key)
+            self.device_combo.addItem(translate(label), key)  # a GPU's own name has no translation
         gpus = [i for i in range(self.device_combo.count()) if self.device_combo.itemData(i).startswith("cuda")]
         if gpus and not self._devices_touched:
             self.device_combo.setCurrentIndex(gpus[0])

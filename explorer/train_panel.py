@@ -18,6 +18,7 @@ from PySide6 import QtCore, QtWidgets
 from PySide6.QtCore import Signal
 
 from explorer import style
+from explorer.i18n import N_, again, tr
 from explorer.probe_replay import ProbeReplay
 from explorer.scroll import ColumnScrollArea
 from explorer.train_form import TrainForm
@@ -27,8 +28,8 @@ from explorer.views.curves import StatsStrip, TrainingCurves
 from model.choices import UserError, corpus_options
 from model.records import TrainProgress, Translation
 
-STATE_TEXT = {"idle": "Ready", "preparing": "Preparing the data…", "training": "Training",
-              "paused": "Paused", "stopping": "Stopping — saving a checkpoint…"}
+STATE_TEXT = {"idle": N_("Ready"), "preparing": N_("Preparing the data…"), "training": N_("Training"),
+              "paused": N_("Paused"), "stopping": N_("Stopping — saving a checkpoint…")}
 
 
 class TrainPanel(QtWidgets.QWidget):
@@ -153,7 +154,8 @@ class TrainPanel(QtWidgets.QWidget):
         self._out_dir, self._checkpoint, self._outcome = request.config.out_dir, "", ""
         self._probe_sentence = request.config.probe_sentence
         self.last_record = None
-        self.log(f"Starting a run in {self._out_dir}" + (f", resuming {request.resume}" if request.resume else ""))
+        self.log(tr("Starting a run in {out}, resuming {run}", out=str(self._out_dir), run=str(request.resume))
+                 if request.resume else tr("Starting a run in {out}", out=str(self._out_dir)))
         self.runner.start(request)
         self._set_state("preparing")
         self.side_tabs.setCurrentWidget(self.log_list)  # the form is locked while it runs; show events
@@ -204,7 +206,7 @@ class TrainPanel(QtWidgets.QWidget):
         if not path:
             self.show_error("No checkpoint has been written yet; wait for one or stop the run.")
             return
-        self.log(f"Opening {path} in the explorer")
+        self.log(tr("Opening {path} in the explorer", path=str(path)))
         self.open_requested.emit(path, self._probe_sentence)
 
     def snapshots(self) -> list[tuple[int, Translation]]:
@@ -247,15 +249,15 @@ class TrainPanel(QtWidgets.QWidget):
     def _set_state(self, state: str) -> None:
         self._state = state
         idle, step = state == "idle", self.last_record.step if self.last_record else 0
-        text = STATE_TEXT[state]
+        text = tr(STATE_TEXT[state])
         if state == "paused":
-            text = f"Paused at step {step}"
+            text = tr("Paused at step {step}", step=step)
         elif idle and self._outcome:
-            text = self._outcome
+            text = again(self._outcome)
         self.state_label.setText(text)
         self.start_button.setEnabled(idle and not self.form.model_error.text())
         self.pause_button.setEnabled(state in ("preparing", "training", "paused"))
-        self.pause_button.setText("Resume" if state == "paused" else "Pause")
+        self.pause_button.setText(tr("Resume") if state == "paused" else tr("Pause"))
         self.stop_button.setEnabled(state in ("preparing", "training", "paused"))
         self.form.setEnabled(idle)
         self.open_button.setEnabled(bool(self.latest_checkpoint()))
@@ -271,18 +273,21 @@ class TrainPanel(QtWidgets.QWidget):
             self._add_snapshot(p.step, p.probe)
         elif p.event == "valid":
             bleu = f", BLEU {p.valid_bleu:.1f}" if p.valid_bleu is not None else ""
-            self.log(f"Step {p.step}: valid loss {p.valid_loss:.3f}{bleu}")
+            self.log(tr("Step {step}: valid loss {loss:.3f}{bleu}", step=p.step, loss=p.valid_loss, bleu=bleu))
         elif p.event in ("checkpoint", "done", "stopped"):
             self._checkpoint = p.checkpoint or self._checkpoint
-            word = {"checkpoint": "Checkpoint", "done": "Finished; saved", "stopped": "Stopped; saved"}[p.event]
-            self.log(f"Step {p.step}: {word} {p.checkpoint}" if p.checkpoint else f"Step {p.step}: {p.message}")
+            word = tr({"checkpoint": N_("Checkpoint"), "done": N_("Finished; saved"),
+                       "stopped": N_("Stopped; saved")}[p.event])
+            what = f"{word} {p.checkpoint}" if p.checkpoint else p.message
+            self.log(tr("Step {step}: {what}", step=p.step, what=what))
             self.open_button.setEnabled(bool(self.latest_checkpoint()))
             if p.event != "checkpoint":
-                self._outcome = f"{'Finished' if p.event == 'done' else 'Stopped'} at step {p.step}"
+                self._outcome = (tr("Finished at step {step}", step=p.step) if p.event == "done"
+                                 else tr("Stopped at step {step}", step=p.step))
         elif p.event == "error":
-            self._outcome = "Failed"
+            self._outcome = tr("Failed")
             self.show_error(p.message)
-            self.log(f"Error: {p.message}", error=True)
+            self.log(tr("Error: {message}", message=p.message), error=True)
         if self._state == "preparing" and p.event not in ("error", "done", "stopped"):
             self._set_state("training")
         self.record_received.emit(p)

@@ -20,6 +20,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from explorer.i18n import tr
 from explorer.style import make_error, make_heading, make_muted, make_primary, scaled_font
 
 MAX_HISTORY = 10
@@ -145,9 +146,11 @@ class TranslatePanel(QWidget):
             self.detail_label.setText("")
             return
         self.translation_view.setPlainText(translation.text)
-        detail = f"{len(translation.source_pieces)} → {len(translation.target_pieces)} pieces"
+        n_in, n_out = len(translation.source_pieces), len(translation.target_pieces)
         if translation.score:  # greedy decoding reports no score (0.0); do not show a fake one
-            detail += f" · score {translation.score:.2f}"
+            detail = tr("{n_in} → {n_out} pieces · score {score:.2f}", n_in=n_in, n_out=n_out, score=translation.score)
+        else:
+            detail = tr("{n_in} → {n_out} pieces", n_in=n_in, n_out=n_out)
         self.detail_label.setText(detail)
         self.add_history(translation.source)
 
@@ -163,7 +166,7 @@ class TranslatePanel(QWidget):
     def set_busy(self, busy: bool) -> None:
         """Grey out the translation while a new one is computed: it belongs to the old sentence."""
         self.translation_view.setEnabled(not busy)
-        self.translate_button.setText("Translating…" if busy else "Translate")
+        self.translate_button.setText(tr("Translating…") if busy else tr("Translate"))
 
     def resizeEvent(self, event) -> None:  # Qt override
         super().resizeEvent(event)

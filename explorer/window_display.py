@@ -9,6 +9,7 @@ from PySide6.QtCore import QSize
 from PySide6.QtWidgets import QApplication
 
 from explorer import style
+from explorer.retranslate import english_source
 
 ATTENTION_VIEWS = ("head", "grid", "lines")
 DEFAULT_SIZE = QSize(1600, 1000)
@@ -30,7 +31,7 @@ class WindowDisplay:
 
     def show_tab(self, title: str) -> bool:
         for i in range(self.tabs.count()):
-            if self.tabs.tabText(i) == title:
+            if english_source(self.tabs, f"tab{i}", self.tabs.tabText(i)) == title:
                 self.tabs.setCurrentIndex(i)
                 return True
         return False

@@ -10,18 +10,20 @@ from pathlib import Path
 
 from PySide6.QtWidgets import QFileDialog, QMessageBox
 
+from explorer.i18n import tr
+
 
 def export_view(window) -> None:
     """The shown view as PNG or SVG."""
-    path = save_path(window, "Export view", "PNG image (*.png);;SVG image (*.svg)", ".png")
+    path = save_path(window, tr("Export view"), tr("PNG image (*.png);;SVG image (*.svg)"), ".png")
     if path:
         _write(window, lambda: window.attention_panel.export_image(path), path)
 
 
 def export_attention(window) -> None:
     """The shown maps as a NumPy archive (every head) or the shown matrix as CSV."""
-    path = save_path(window, "Export attention",
-                     "NumPy archive (*.npz);;CSV of the shown matrix (*.csv)", ".npz")
+    path = save_path(window, tr("Export attention"),
+                     tr("NumPy archive (*.npz);;CSV of the shown matrix (*.csv)"), ".npz")
     if not path:
         return
     panel = window.attention_panel
@@ -54,6 +56,7 @@ def _write(window, write, path: str) -> None:
         write()
     except (OSError, ValueError, RuntimeError) as exc:
         if window.show_dialogs:
-            QMessageBox.critical(window, "Export failed", f"Could not write {path}:\n{exc}")
+            message = tr("Could not write {path}:\n{error}", path=path, error=exc)
+            QMessageBox.critical(window, tr("Export failed"), message)
         return
-    window.show_status(f"Saved {path}")
+    window.show_status(tr("Saved {path}", path=str(path)))

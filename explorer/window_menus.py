@@ -11,6 +11,7 @@ from PySide6.QtGui import QAction, QActionGroup, QKeySequence
 from PySide6.QtWidgets import QMainWindow, QMenu
 
 from explorer.formula_dock import install_formula_dock
+from explorer.i18n import tr
 from explorer.step_tab import install_step_tab
 from explorer.views.colormaps import DEFAULT_COLORMAP, colormap_names
 
@@ -72,6 +73,7 @@ def build_menus(window) -> None:
     w.colormap_group = QActionGroup(w)
     for name in colormap_names():
         action = QAction(name, w, checkable=True)
+        action.setProperty("i18n_skip", True)  # the colour maps' own names, as matplotlib spells them
         action.setChecked(name == DEFAULT_COLORMAP)
         action.triggered.connect(lambda _=False, n=name: w.set_colormap(n))
         w.colormap_group.addAction(action)
@@ -88,6 +90,6 @@ def fill_recent_menu(window) -> None:
         action.triggered.connect(lambda _=False, p=path: window.open_model(p))
     if paths:
         menu.addSeparator()
-        menu.addAction("Clear list", window.recent.clear)
+        menu.addAction(tr("Clear list"), window.recent.clear)
     else:
-        menu.addAction("(none)").setEnabled(False)
+        menu.addAction(tr("(none)")).setEnabled(False)

@@ -21,3 +21,14 @@ def test_every_package_is_in_the_wheel():
     for top, folder in cfg["package-dir"].items():
         assert (ROOT / folder).is_dir(), top
     assert (ROOT / cfg["package-dir"]["attention_explorer"] / "__init__.py").is_file()
+
+
+def test_the_translations_are_package_data():
+    """The window's Chinese is a file under assets/i18n; without it in the wheel the menu would offer a
+    language that then says it is missing."""
+    cfg = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["setuptools"]
+    globs = cfg["package-data"]["attention_explorer.assets"]
+    shipped = sorted((ROOT / "assets" / "i18n").iterdir())
+    assert {p.suffix for p in shipped} == {".ts", ".qm"}
+    for path in shipped:
+        assert any(path.relative_to(ROOT / "assets").match(g) for g in globs), path

@@ -54,6 +54,7 @@ def test_the_wheel_installs_one_top_level_name_and_the_built_in_model(wheel):
     for needed in ("assets/default-model/model.safetensors", "assets/default-model/spm.model",
                    "assets/default-model/config.json", "assets/default-model/MODEL_CARD.md",
                    "assets/icons/attention-explorer.svg", "explorer/icons/attention-explorer.svg",
+                   "assets/i18n/attention_explorer_zh_CN.qm", "assets/i18n/attention_explorer_zh_CN.ts",
                    "model/corpus/__init__.py", "explorer/views/heatmap.py"):
         assert f"attention_explorer/{needed}" in names, needed
     assert any(n.startswith("attention_explorer/model/") and n.endswith("card_template.md") for n in names)

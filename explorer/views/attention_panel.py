@@ -13,6 +13,7 @@ import numpy as np
 from PySide6 import QtCore, QtGui, QtWidgets
 from PySide6.QtCore import Signal
 
+from explorer.i18n import tr
 from explorer.views import export
 from explorer.views.controls import AttentionControls
 from explorer.views.head_grid import HeadGridView
@@ -79,11 +80,11 @@ class AttentionPanel(PanelExport, KeyboardNavigation, QtWidgets.QWidget):
         self.stats_label.setTextInteractionFlags(QtCore.Qt.TextInteractionFlag.TextSelectableByMouse)
         self.stats_label.setContentsMargins(8, 2, 8, 2)
         self.stats_label.setWordWrap(True)  # a long line must never set the window's minimum width
-        self.empty_label = QtWidgets.QLabel(EMPTY_TEXT)
+        self.empty_label = QtWidgets.QLabel(tr(EMPTY_TEXT))
         self.empty_label.setAlignment(QtCore.Qt.AlignmentFlag.AlignCenter)
         self.empty_label.setEnabled(False)  # the palette's disabled text: quiet, but readable
         self.empty_label.setWordWrap(True)  # a long hint (the Train tab's) must not widen the window
-        self.legend_label = QtWidgets.QLabel(unbreakable(LEGEND))  # never breaks inside "</s>"
+        self.legend_label = QtWidgets.QLabel(unbreakable(tr(LEGEND)))  # never breaks inside "</s>"
         self.legend_label.setTextFormat(QtCore.Qt.TextFormat.PlainText)
         self.legend_label.setWordWrap(True)
         self.legend_label.setEnabled(False)  # quiet: a key to the labels, not a result
@@ -199,7 +200,7 @@ class AttentionPanel(PanelExport, KeyboardNavigation, QtWidgets.QWidget):
         """Dim the maps and say so while a new sentence is being translated: they are stale."""
         self._busy = bool(busy)
         self._dim.setEnabled(self._busy)
-        self.stats_label.setText(BUSY_TEXT if self._busy else unbreakable(self._stats_text) or " ")
+        self.stats_label.setText(tr(BUSY_TEXT) if self._busy else unbreakable(self._stats_text) or " ")
 
     def set_compact(self, compact: bool) -> None:
         """Only the plots (presentation mode): the statistics and the legend give their room up."""
@@ -213,18 +214,28 @@ class AttentionPanel(PanelExport, KeyboardNavigation, QtWidgets.QWidget):
         """What the current view shows, e.g. 'Encoder self-attention — layer 2, head 3'."""
         view = self.view()
         if self._maps is None:
-            return "Attention"
-        kind_title = KIND_TITLES[self._kind]
+            return tr("Attention")
+        kind_title = tr(KIND_TITLES[self._kind])
         if view == "grid":
             return self.grid.title()
         if view == "lines":
             heads = sorted(self.lines.visible_heads())
+            numbers = ", ".join(str(h + 1) for h in heads)
             if len(heads) == self._maps.n_heads:
-                which = f"all {len(heads)} heads"
+                which = tr("all {n} heads", n=len(heads))
+            elif not heads:
+                which = tr("no heads")
             else:
-                which = ("head " if len(heads) == 1 else "heads ") + ", ".join(str(h + 1) for h in heads)
-            return f"{kind_title} — layer {self._layer + 1}, {which or 'no heads'}"
+                which = tr("head {h}", h=numbers) if len(heads) == 1 else tr("heads {list}", list=numbers)
+            return tr("{kind} — layer {layer}, {which}", kind=kind_title, layer=self._layer + 1, which=which)
         return self._title
+
+    def retranslate(self) -> None:
+        """Make the titles and the statistics line again, in the language just installed."""
+        self.legend_label.setText(unbreakable(tr(LEGEND)))
+        self._grid_shows = None
+        self._refresh()
+        self.set_busy(self._busy)
 
     # ------------------------------------------------------------------------------------ internals
     def _refresh(self) -> None:
@@ -236,22 +247,24 @@ class AttentionPanel(PanelExport, KeyboardNavigation, QtWidgets.QWidget):
         kind, layer, head, mean = self.state()
         rows, cols = maps.labels(kind)
         masked = maps.masked(kind)
-        which = f"mean of {maps.n_heads} heads" if mean else f"head {head + 1}"
-        title = self._title = f"{KIND_TITLES[kind]} — layer {layer + 1}, {which}"
+        which = tr("mean of {n} heads", n=maps.n_heads) if mean else tr("head {h}", h=head + 1)
+        kind_title = tr(KIND_TITLES[kind])
+        title = self._title = tr("{kind} — layer {layer}, {which}", kind=kind_title, layer=layer + 1, which=which)
         matrix = self.current_matrix()
-        row_title, col_title = AXIS_TITLES[kind]
+        row_title, col_title = (tr(t) for t in AXIS_TITLES[kind])
         self.heatmap.set_matrix(matrix, rows, cols, masked=masked if masked.any() else None,
                                 title=title, row_title=row_title, col_title=col_title)
         if self._grid_shows != (id(maps), kind):  # the mosaic depends on the kind alone, not layer/head
-            self.grid.set_maps(maps.of_kind(kind), masked if masked.any() else None, title=KIND_TITLES[kind])
+            self.grid.set_maps(maps.of_kind(kind), masked if masked.any() else None, title=kind_title)
             self._grid_shows = (id(maps), kind)
         # The mosaic shows every head; its title says which one the outline marks.
-        self.grid.set_title(f"{KIND_TITLES[kind]}: layer {layer + 1} {which} outlined")
+        self.grid.set_title(tr("{kind}: layer {layer} {which} outlined", kind=kind_title, layer=layer + 1, which=which))
         self.grid.set_selected(layer, None if mean else head)
-        self.lines.set_layer(maps.of_kind(kind)[layer], rows, cols, *LINE_TITLES[kind])
+        self.lines.set_layer(maps.of_kind(kind)[layer], rows, cols, *(tr(t) for t in LINE_TITLES[kind]))
         self.lines.set_heads(range(maps.n_heads) if mean else {head})
         stats = head_statistics(matrix, masked, cols)
-        self._stats_text = f"Layer {layer + 1}, {which}:   {format_statistics(stats)}"
+        head_name = tr("Layer {layer}, {which}:", layer=layer + 1, which=which)
+        self._stats_text = f"{head_name}   {format_statistics(stats)}"
         if not self._busy:
             self.stats_label.setText(unbreakable(self._stats_text))
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 from PySide6 import QtCore, QtWidgets
 from PySide6.QtCore import Signal
 
+from explorer.i18n import tr
 from explorer.views.colormaps import colormap_names
 from model.records import KINDS
 
@@ -40,16 +41,20 @@ class _Shortenable:
         fm = self.fontMetrics()
         return super().sizeHint().width() - fm.horizontalAdvance(self.text()) + fm.horizontalAdvance(text)
 
+    # The labels are kept in English and translated when shown, so a language switch re-measures them.
     def long_width(self) -> int:
-        return self.width_for(self._long)
+        return self.width_for(tr(self._long))
+
+    def short_width(self) -> int:
+        return self.width_for(tr(self._short))
 
     def set_short(self, short: bool) -> None:
-        text = self._short if short else self._long
+        text = tr(self._short if short else self._long)
         if text != self.text():
             self.setText(text)
 
     def minimumSizeHint(self) -> QtCore.QSize:
-        return QtCore.QSize(self.width_for(self._short), super().minimumSizeHint().height())
+        return QtCore.QSize(self.short_width(), super().minimumSizeHint().height())
 
 
 class ShortenableButton(_Shortenable, QtWidgets.QPushButton):
@@ -95,6 +100,7 @@ class AttentionControls(QtWidgets.QWidget):
         self.mean_box.toggled.connect(self._on_mean)
         self.cmap_combo = QtWidgets.QComboBox()
         self.cmap_combo.addItems(colormap_names())
+        self.cmap_combo.setProperty("i18n_skip", True)  # matplotlib's names; the code reads them back
         self.cmap_combo.setFocusPolicy(QtCore.Qt.FocusPolicy.NoFocus)
         self.cmap_combo.currentTextChanged.connect(self.colormap_changed)
         export = QtWidgets.QToolButton(text="Export")
@@ -140,7 +146,7 @@ class AttentionControls(QtWidgets.QWidget):
         captions = sum(label.sizeHint().width() + row.spacing() for label in self._spin_labels)
         folded = sum(fm.horizontalAdvance(p) for p in COMPACT_PREFIXES)
         long = base + captions + sum(w.long_width() for w in self._shortenable)
-        short = base + captions + sum(w.width_for(w._short) for w in self._shortenable)
+        short = base + captions + sum(w.short_width() for w in self._shortenable)
         return long, short, short - captions + folded
 
     def resizeEvent(self, event) -> None:

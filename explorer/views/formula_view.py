@@ -25,6 +25,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from explorer.i18n import again, tr
 from model.analysis.walkthrough import FormulaRow, formula_row, hand_example
 from model.records import KIND_TITLES, AttentionMaps, AttentionVectors
 
@@ -52,7 +53,7 @@ def format_numbers(values: np.ndarray, decimals: int, limit: int | None = None) 
         text = f"{x:.{decimals}f}".rstrip("0").rstrip(".") if decimals else f"{x:.0f}"
         return "0" if text in ("-0", "") else text.replace("-", "−")
     shown = values if limit is None or len(values) <= limit else values[:limit]
-    more = "" if len(shown) == len(values) else f", … ({len(values)} in all)"
+    more = "" if len(shown) == len(values) else tr(", … ({n} in all)", n=len(values))
     return "[" + ", ".join(one(float(x)) for x in shown) + more + "]"
 
 
@@ -156,8 +157,8 @@ class FormulaView(QWidget):
         self._row, self._key = None, 0
         if self.page == HAND:
             self._row, self._key, self._decimals = hand_example(), 2, (2, 1)
-            self._title = ("Worked example: q = [1, 2], keys [1, 0], [0, 1], [1, 1], values [10, 0], [0, 20], "
-                           "[10, 10]. k below is the third key.")
+            self._title = tr("Worked example: q = [1, 2], keys [1, 0], [0, 1], [1, 1], values [10, 0], [0, 20], "
+                             "[10, 10]. k below is the third key.")
         else:
             self._compute_sentence()
         self._render()
@@ -166,24 +167,26 @@ class FormulaView(QWidget):
         kind, layer, head = self._state
         self._decimals = (3, 3)
         if self._maps is None:
-            self._title = "Translate a sentence first."
+            self._title = tr("Translate a sentence first.")
             return
         if self._vectors is None:
-            self._title = "Translate again with this panel open: its q, k and v are captured only then."
+            self._title = tr("Translate again with this panel open: its q, k and v are captured only then.")
             return
         hv, rows, cols = self._vectors.of_kind(kind), *self._maps.labels(kind)
         i, j = self._cell
         if not (0 <= layer < hv.q.shape[0] and 0 <= head < hv.q.shape[1] and i < len(rows) and j < len(cols)):
-            self._title = "Click a cell of the heatmap."
+            self._title = tr("Click a cell of the heatmap.")
             return
         self._row = formula_row(hv.q[layer, head, i], hv.k[layer, head], hv.v[layer, head],
                                 self._maps.masked(kind)[i])
         self._key = j
-        self._title = (f"{KIND_TITLES[kind]}, layer {layer + 1}, head {head + 1}: query {i} “{rows[i]}”, "
-                       f"key {j} “{cols[j]}”; d_k = {self._row.d_k}, √d_k = {self._row.scale:.3f}.")
+        self._title = tr("{kind}, layer {layer}, head {head}: query {i} “{query}”, key {j} “{key}”; "
+                         "d_k = {d_k}, √d_k = {scale:.3f}.", kind=tr(KIND_TITLES[kind]), layer=layer + 1,
+                         head=head + 1, i=i, query=rows[i], j=j, key=cols[j], d_k=int(self._row.d_k),
+                         scale=float(self._row.scale))
 
     def _render(self) -> None:
-        self.title.setText(self._title)
+        self.title.setText(again(self._title))  # again: the language may have changed since
         row = self._row
         if row is None:
             for label in self.numbers.values():
@@ -194,7 +197,7 @@ class FormulaView(QWidget):
         unscaled = self.unscaled_box.isChecked()
         j = self._key
         weights = row.weights_unscaled if unscaled else row.weights
-        self.formulas["softmax"].setText("a = softmax(q Kᵀ)  (no ÷√d_k)" if unscaled else STEPS[5][1])
+        self.formulas["softmax"].setText(tr("a = softmax(q Kᵀ)  (no ÷√d_k)") if unscaled else tr(STEPS[5][1]))
         output = weights @ row.values
         (max_s, max_u), (ent_s, ent_u) = row.sharpness()["max weight"], row.sharpness()["entropy (bits)"]
         texts = {
@@ -205,8 +208,9 @@ class FormulaView(QWidget):
             "mask": format_numbers(row.masked_scores, d),
             "softmax": format_numbers(weights, d),
             "output": format_numbers(output, d_out, limit),
-            "sharpness": (f"largest weight {max_s:.2f} → {max_u:.2f} without ÷√d_k;  "
-                          f"entropy {ent_s:.2f} → {ent_u:.2f} bits"),
+            "sharpness": tr("largest weight {max_s:.2f} → {max_u:.2f} without ÷√d_k;  "
+                            "entropy {ent_s:.2f} → {ent_u:.2f} bits", max_s=float(max_s), max_u=float(max_u),
+                            ent_s=float(ent_s), ent_u=float(ent_u)),
         }
         for step, text in texts.items():
             self.numbers[step].setText(text)

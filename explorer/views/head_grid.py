@@ -13,6 +13,7 @@ import pyqtgraph as pg
 from PySide6 import QtCore, QtGui, QtWidgets
 from PySide6.QtCore import Signal
 
+from explorer.i18n import tr
 from explorer.views.colormaps import DEFAULT_COLORMAP, map_to_rgba
 from explorer.views.heatmap import BASE_POINT_SIZE, set_fitted_title
 from explorer.views.mask_overlay import MASK_FILL
@@ -201,7 +202,7 @@ class HeadGridView(QtWidgets.QWidget):
 
     def eventFilter(self, watched, event) -> bool:  # Qt override
         if watched is self.canvas and event.type() == QtCore.QEvent.Type.Leave:
-            self.readout.setText("Click a head to open it")
+            self.readout.setText(tr("Click a head to open it"))
         elif watched is self.canvas and event.type() == QtCore.QEvent.Type.Resize:
             # After the canvas has laid its plot out: the titles are fitted to the new sizes.
             QtCore.QTimer.singleShot(0, self, self._apply_title)
@@ -210,9 +211,10 @@ class HeadGridView(QtWidgets.QWidget):
     def _on_mouse_moved(self, scene_pos) -> None:
         tile = self.tile_at_scene_pos(scene_pos)
         if tile is None:
-            self.readout.setText("Click a head to open it")
+            self.readout.setText(tr("Click a head to open it"))
             return
         layer, head = tile
         tile_values = self.thumbnail_array(layer, head)
         peak = np.nanmax(tile_values) if np.isfinite(tile_values).any() else 0.0
-        self.readout.setText(f"Layer {layer + 1}, head {head + 1} — max weight {peak:.3f} (click to open)")
+        self.readout.setText(tr("Layer {layer}, head {head} — max weight {peak:.3f} (click to open)",
+                                layer=layer + 1, head=head + 1, peak=float(peak)))

@@ -13,6 +13,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from explorer.i18n import tr
+
 EOS = "</s>"
 
 
@@ -59,13 +61,13 @@ def head_statistics(matrix, masked=None, col_labels=None) -> HeadStats:
 def format_statistics(stats: HeadStats) -> str:
     """One line for the status row under the plots."""
     parts = [
-        f"entropy {stats.entropy_bits:.2f} bits (uniform {stats.max_entropy_bits:.2f})",
-        f"max weight {stats.max_weight:.3f}",
+        tr("entropy {bits:.2f} bits (uniform {uniform:.2f})", bits=stats.entropy_bits, uniform=stats.max_entropy_bits),
+        tr("max weight {w:.3f}", w=stats.max_weight),
     ]
     if stats.mean_distance is not None:
-        parts.append(f"mean |i−j| {stats.mean_distance:.2f}")
-        parts.append(f"diagonal {100 * stats.diagonal_share:.0f}%")
-        parts.append(f"previous token {100 * stats.previous_share:.0f}%")
+        parts.append(tr("mean |i−j| {d:.2f}", d=stats.mean_distance))
+        parts.append(tr("diagonal {p:.0f}%", p=100 * stats.diagonal_share))
+        parts.append(tr("previous token {p:.0f}%", p=100 * stats.previous_share))
     if stats.eos_share is not None:
-        parts.append(f"on </s> {100 * stats.eos_share:.0f}%")
+        parts.append(tr("on </s> {p:.0f}%", p=100 * stats.eos_share))
     return "   ·   ".join(parts)

@@ -12,6 +12,7 @@ import pyqtgraph as pg
 from PySide6 import QtCore, QtGui, QtWidgets
 from PySide6.QtCore import Signal
 
+from explorer.i18n import tr
 from explorer.views.colormaps import DEFAULT_COLORMAP, get_colormap, map_to_rgba, text_color_for
 from explorer.views.mask_overlay import MaskOverlay
 from explorer.views.token_axis import TokenAxis
@@ -51,7 +52,7 @@ def set_fitted_title(plot, title: str, color: str, point_size: float, width: int
 
 def axis_noun(title: str) -> str:
     """'Query: source token' -> 'query': the word the hover read-out uses for an axis."""
-    return title.split(":", 1)[0].strip().lower() or "row"
+    return title.replace("：", ":").split(":", 1)[0].strip().lower() or tr("row")
 
 
 class HeatmapView(QtWidgets.QWidget):
@@ -199,10 +200,11 @@ class HeatmapView(QtWidgets.QWidget):
         if not (0 <= row < rows and 0 <= col < cols):
             return ""
         # The axes' notation (see tokens.py), so the read-out names a piece exactly as the tick does.
-        head = (f"{self._row_noun} '{display_piece(self._raw_rows[row])}' (row {row}) → "
-                f"{self._col_noun} '{display_piece(self._raw_cols[col])}' (col {col}): ")
+        head = tr("{row_noun} '{row_piece}' (row {row}) → {col_noun} '{col_piece}' (col {col}): ",
+                  row_noun=self._row_noun, row_piece=display_piece(self._raw_rows[row]), row=row,
+                  col_noun=self._col_noun, col_piece=display_piece(self._raw_cols[col]), col=col)
         if self._masked[row, col]:
-            return head + "masked (future position)"
+            return head + tr("masked (future position)")
         return head + f"{self._values[row, col]:.4f}"
 
     def cell_at_scene_pos(self, scene_pos) -> tuple[int, int] | None:
@@ -278,7 +280,7 @@ class HeatmapView(QtWidgets.QWidget):
         self._axis_labels = labels
         self._left.setLabel(row_title, **style)
         self._bottom.setLabel(col_title, **style)
-        self.color_bar.axis.setLabel("attention weight", **style)
+        self.color_bar.axis.setLabel(tr("attention weight"), **style)
 
     def _rebuild_cell_numbers(self) -> None:
         # Numbers in cells are for teaching small examples; past ~12 tokens they become noise.

@@ -12,6 +12,7 @@ import numpy as np
 from PySide6 import QtCore, QtGui, QtWidgets
 from PySide6.QtCore import Signal
 
+from explorer.i18n import tr
 from explorer.views.heatmap import BASE_POINT_SIZE
 from explorer.views.tokens import display_piece, elide
 
@@ -266,7 +267,7 @@ class LinesView(QtWidgets.QWidget):
         for h in range(self.n_heads):
             button = QtWidgets.QToolButton(text=f"H{h + 1}")
             button.setCheckable(True)
-            button.setToolTip(f"Show or hide head {h + 1}")
+            button.setToolTip(tr("Show or hide head {h}", h=h + 1))
             button.toggled.connect(lambda on, h=h: self._toggle_head(h, on))
             self._swatch_bar.addWidget(button)
             self._swatches.append(button)

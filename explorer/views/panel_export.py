@@ -10,6 +10,7 @@ from pathlib import Path
 
 from PySide6 import QtCore, QtWidgets
 
+from explorer.i18n import tr
 from explorer.views import export
 
 
@@ -57,10 +58,10 @@ class PanelExport:
         export.export_csv(self.current_matrix(), rows, cols, path)
 
     def export_dialog(self, fmt: str) -> None:
-        filters = {"png": "PNG image (*.png)", "svg": "SVG image (*.svg)",
-                   "csv": "CSV table (*.csv)", "npz": "NumPy archive (*.npz)"}
+        filters = {"png": tr("PNG image (*.png)"), "svg": tr("SVG image (*.svg)"),
+                   "csv": tr("CSV table (*.csv)"), "npz": tr("NumPy archive (*.npz)")}
         start = str(Path(self.export_dir) / self.suggested_file_name(fmt))
-        path, _ = QtWidgets.QFileDialog.getSaveFileName(self, "Export attention", start, filters[fmt])
+        path, _ = QtWidgets.QFileDialog.getSaveFileName(self, tr("Export attention"), start, filters[fmt])
         if not path:
             return
         self.export_dir = str(Path(path).parent)
@@ -68,4 +69,4 @@ class PanelExport:
             {"png": self.export_image, "svg": self.export_image,
              "csv": self.export_csv, "npz": self.export_npz}[fmt](path)
         except (OSError, ValueError, RuntimeError) as exc:
-            QtWidgets.QMessageBox.warning(self, "Export failed", str(exc))
+            QtWidgets.QMessageBox.warning(self, tr("Export failed"), str(exc))

@@ -12,6 +12,7 @@ import numpy as np
 import pyqtgraph as pg
 from PySide6 import QtCore, QtGui, QtWidgets
 
+from explorer.i18n import tr
 from explorer.views.colormaps import DEFAULT_COLORMAP, DIVERGING_COLORMAP, get_colormap
 from explorer.views.flow_layout import FlowLayout
 from explorer.views.heatmap import BASE_POINT_SIZE, release_title_width
@@ -147,8 +148,8 @@ class PositionalEncodingView(QtWidgets.QWidget):
         """The table's title; it names the layout when it is not the paper's (the title, not a label:
         the tab's bar must stay narrow enough for a 1024-px projector)."""
         if self._layout == "halves":
-            return "Positional encoding PE[pos, i]: sines, then cosines (Marian)"
-        return "Positional encoding PE[pos, i]"
+            return tr("Positional encoding PE[pos, i]: sines, then cosines (Marian)")
+        return tr("Positional encoding PE[pos, i]")
 
     def pe_layout(self) -> str:
         return self._layout
@@ -194,9 +195,9 @@ class PositionalEncodingView(QtWidgets.QWidget):
         font.setPointSizeF(BASE_POINT_SIZE * max(0.5, float(f)))
         size = self._title_size = f"{BASE_POINT_SIZE * 1.1 * max(0.5, float(f)):.1f}pt"
         titles = {
-            self.pe_plot: (self.pe_title(), "dimension i", "position"),
-            self.sim_plot: ("Similarity PE·PEᵀ", "position", "position"),
-            self.curve_plot: ("Chosen dimensions over position", "position", "PE value"),
+            self.pe_plot: (self.pe_title(), tr("dimension i"), tr("position")),
+            self.sim_plot: (tr("Similarity PE·PEᵀ"), tr("position"), tr("position")),
+            self.curve_plot: (tr("Chosen dimensions over position"), tr("position"), tr("PE value")),
         }
         for plot, (title, bottom, left) in titles.items():
             plot.setTitle(title, color=self._text.name(), size=size)
@@ -273,7 +274,8 @@ class PositionalEncodingView(QtWidgets.QWidget):
         for k, dim in enumerate(self._dims):
             color = head_color(k)
             kind = "sin" if frequency(dim, self._d_model, self._layout)[1] else "cos"
-            name = f"dim {dim} ({kind}, λ≈{wavelength(dim, self._d_model, self._layout):.3g})"
+            name = tr("dim {dim} ({kind}, λ≈{wavelength:.3g})", dim=dim, kind=kind,
+                      wavelength=float(wavelength(dim, self._d_model, self._layout)))
             wave = QtGui.QColor(color)
             wave.setAlphaF(0.55)
             self.curve_plot.plot(fine, fine_pe[:, k], pen=pg.mkPen(wave, width=1.5))

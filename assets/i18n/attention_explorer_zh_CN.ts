@@ -1,0 +1,1151 @@
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
+<TS version="2.1" language="zh_CN" sourcelanguage="en">
+  <context>
+    <name>AttentionExplorer</name>
+    <message>
+      <source>loaded in {time}</source>
+      <translation>加载用时 {time}</translation>
+    </message>
+    <message>
+      <source>translated in {time}</source>
+      <translation>翻译用时 {time}</translation>
+    </message>
+    <message>
+      <source>{run} (step {step:,})</source>
+      <translation>{run}（第 {step:,} 步）</translation>
+    </message>
+    <message>
+      <source>Trained with Attention Explorer</source>
+      <translation>用 Attention Explorer 训练</translation>
+    </message>
+    <message>
+      <source>Hugging Face Marian (OPUS-MT) folder</source>
+      <translation>Hugging Face Marian（OPUS-MT）模型文件夹</translation>
+    </message>
+    <message>
+      <source>Imported from a Marian (OPUS-MT) model</source>
+      <translation>从 Marian（OPUS-MT）模型导入</translation>
+    </message>
+    <message>
+      <source>d_model {d_model}{d_ff} · {n} + {n} layers · {h} heads</source>
+      <translation>d_model {d_model}{d_ff} · {n} + {n} 层 · {h} 个头</translation>
+    </message>
+    <message>
+      <source>{n:,} pieces</source>
+      <translation>{n:,} 个子词</translation>
+    </message>
+    <message>
+      <source>No model loaded</source>
+      <translation>未加载模型</translation>
+    </message>
+    <message>
+      <source>{n:,} parameters</source>
+      <translation>{n:,} 个参数</translation>
+    </message>
+    <message>
+      <source>Loading…</source>
+      <translation>正在加载…</translation>
+    </message>
+    <message>
+      <source>Loading the built-in model…</source>
+      <translation>正在加载内置模型…</translation>
+    </message>
+    <message>
+      <source>Loading {path}…</source>
+      <translation>正在加载 {path}…</translation>
+    </message>
+    <message>
+      <source>Open model folder</source>
+      <translation>打开模型文件夹</translation>
+    </message>
+    <message>
+      <source>Device: {device}</source>
+      <translation>设备：{device}</translation>
+    </message>
+    <message>
+      <source>Attention Explorer — {name}</source>
+      <translation>Attention Explorer — {name}</translation>
+    </message>
+    <message>
+      <source>Loaded {name}</source>
+      <translation>已加载 {name}</translation>
+    </message>
+    <message>
+      <source>Ready</source>
+      <translation>就绪</translation>
+    </message>
+    <message>
+      <source>Error</source>
+      <translation>错误</translation>
+    </message>
+    <message>
+      <source>Loading the model…</source>
+      <translation>正在加载模型…</translation>
+    </message>
+    <message>
+      <source>Train a model</source>
+      <translation>训练模型</translation>
+    </message>
+    <message>
+      <source>Train a model from the command line:
+
+    attention-explorer train --help
+
+then open the folder it writes with File › Open model folder…</source>
+      <translation>请在命令行中训练模型：
+
+    attention-explorer train --help
+
+然后用“文件 › 打开模型文件夹…”打开它写出的文件夹。</translation>
+    </message>
+    <message>
+      <source>Could not open the model</source>
+      <translation>无法打开模型</translation>
+    </message>
+    <message>
+      <source>Working…</source>
+      <translation>正在处理…</translation>
+    </message>
+    <message>
+      <source>Training is running</source>
+      <translation>训练正在进行</translation>
+    </message>
+    <message>
+      <source>Stop the training run and quit? The run saves a checkpoint before it stops.</source>
+      <translation>停止训练并退出？训练在停止前会保存一个检查点。</translation>
+    </message>
+    <message>
+      <source>Source-language file</source>
+      <translation>源语言文件</translation>
+    </message>
+    <message>
+      <source>Target-language file</source>
+      <translation>目标语言文件</translation>
+    </message>
+    <message>
+      <source>Tab-separated file</source>
+      <translation>制表符分隔文件</translation>
+    </message>
+    <message>
+      <source>Output folder</source>
+      <translation>输出文件夹</translation>
+    </message>
+    <message>
+      <source>Resume from checkpoint</source>
+      <translation>从检查点继续</translation>
+    </message>
+    <message>
+      <source>Preparing the data…</source>
+      <translation>正在准备数据…</translation>
+    </message>
+    <message>
+      <source>Training</source>
+      <translation>训练</translation>
+    </message>
+    <message>
+      <source>Paused</source>
+      <translation>已暂停</translation>
+    </message>
+    <message>
+      <source>Stopping — saving a checkpoint…</source>
+      <translation>正在停止 — 保存检查点…</translation>
+    </message>
+    <message>
+      <source>Opening {path} in the explorer</source>
+      <translation>正在注意力视图中打开 {path}</translation>
+    </message>
+    <message>
+      <source>Step {step}  ({i} of {n}):  {source}  →  {text}</source>
+      <translation>第 {step} 步（第 {i} 个，共 {n} 个）：  {source}  →  {text}</translation>
+    </message>
+    <message>
+      <source>Paused at step {step}</source>
+      <translation>暂停于第 {step} 步</translation>
+    </message>
+    <message>
+      <source>Starting a run in {out}, resuming {run}</source>
+      <translation>在 {out} 开始训练，继续 {run}</translation>
+    </message>
+    <message>
+      <source>Starting a run in {out}</source>
+      <translation>在 {out} 开始训练</translation>
+    </message>
+    <message>
+      <source>Resume</source>
+      <translation>继续</translation>
+    </message>
+    <message>
+      <source>Pause</source>
+      <translation>暂停</translation>
+    </message>
+    <message>
+      <source>No probe yet</source>
+      <translation>尚无探针快照</translation>
+    </message>
+    <message>
+      <source>(nothing)</source>
+      <translation>（空）</translation>
+    </message>
+    <message>
+      <source>Step {step}: valid loss {loss:.3f}{bleu}</source>
+      <translation>第 {step} 步：验证损失 {loss:.3f}{bleu}</translation>
+    </message>
+    <message>
+      <source>Step {step}: {what}</source>
+      <translation>第 {step} 步：{what}</translation>
+    </message>
+    <message>
+      <source>Failed</source>
+      <translation>失败</translation>
+    </message>
+    <message>
+      <source>Finished at step {step}</source>
+      <translation>完成于第 {step} 步</translation>
+    </message>
+    <message>
+      <source>Stopped at step {step}</source>
+      <translation>停止于第 {step} 步</translation>
+    </message>
+    <message>
+      <source>Error: {message}</source>
+      <translation>错误：{message}</translation>
+    </message>
+    <message>
+      <source>Checkpoint</source>
+      <translation>检查点</translation>
+    </message>
+    <message>
+      <source>Finished; saved</source>
+      <translation>已完成；已保存</translation>
+    </message>
+    <message>
+      <source>Stopped; saved</source>
+      <translation>已停止；已保存</translation>
+    </message>
+    <message>
+      <source>{n_in} → {n_out} pieces · score {score:.2f}</source>
+      <translation>{n_in} → {n_out} 个子词 · 得分 {score:.2f}</translation>
+    </message>
+    <message>
+      <source>{n_in} → {n_out} pieces</source>
+      <translation>{n_in} → {n_out} 个子词</translation>
+    </message>
+    <message>
+      <source>Translating…</source>
+      <translation>正在翻译…</translation>
+    </message>
+    <message>
+      <source>Translate</source>
+      <translation>翻译</translation>
+    </message>
+    <message>
+      <source>{kind} — layer {layer}, {which}</source>
+      <translation>{kind} — 第 {layer} 层，{which}</translation>
+    </message>
+    <message>
+      <source>Attention</source>
+      <translation>注意力</translation>
+    </message>
+    <message>
+      <source>mean of {n} heads</source>
+      <translation>{n} 个头的平均</translation>
+    </message>
+    <message>
+      <source>head {h}</source>
+      <translation>第 {h} 头</translation>
+    </message>
+    <message>
+      <source>{kind}: layer {layer} {which} outlined</source>
+      <translation>{kind}：框出第 {layer} 层{which}</translation>
+    </message>
+    <message>
+      <source>all {n} heads</source>
+      <translation>全部 {n} 个头</translation>
+    </message>
+    <message>
+      <source>Layer {layer}, {which}:</source>
+      <translation>第 {layer} 层，{which}：</translation>
+    </message>
+    <message>
+      <source>no heads</source>
+      <translation>未选任何头</translation>
+    </message>
+    <message>
+      <source>heads {list}</source>
+      <translation>第 {list} 头</translation>
+    </message>
+    <message>
+      <source>, … ({n} in all)</source>
+      <translation>，…（共 {n} 个）</translation>
+    </message>
+    <message>
+      <source>{kind}, layer {layer}, head {head}: query {i} “{query}”, key {j} “{key}”; d_k = {d_k}, √d_k = {scale:.3f}.</source>
+      <translation>{kind}，第 {layer} 层，第 {head} 头：查询 {i}“{query}”，键 {j}“{key}”；d_k = {d_k}，√d_k = {scale:.3f}。</translation>
+    </message>
+    <message>
+      <source>Worked example: q = [1, 2], keys [1, 0], [0, 1], [1, 1], values [10, 0], [0, 20], [10, 10]. k below is the third key.</source>
+      <translation>手算示例：q = [1, 2]，键 [1, 0]、[0, 1]、[1, 1]，值 [10, 0]、[0, 20]、[10, 10]。下面的 k 是第三个键。</translation>
+    </message>
+    <message>
+      <source>Translate a sentence first.</source>
+      <translation>请先翻译一个句子。</translation>
+    </message>
+    <message>
+      <source>Translate again with this panel open: its q, k and v are captured only then.</source>
+      <translation>请在此面板打开时重新翻译：只有这时才会记录 q、k 和 v。</translation>
+    </message>
+    <message>
+      <source>Click a cell of the heatmap.</source>
+      <translation>请点击热力图中的一个格子。</translation>
+    </message>
+    <message>
+      <source>largest weight {max_s:.2f} → {max_u:.2f} without ÷√d_k;  entropy {ent_s:.2f} → {ent_u:.2f} bits</source>
+      <translation>最大权重 {max_s:.2f} → 不除以 √d_k 时 {max_u:.2f}；  熵 {ent_s:.2f} → {ent_u:.2f} 比特</translation>
+    </message>
+    <message>
+      <source>a = softmax(q Kᵀ)  (no ÷√d_k)</source>
+      <translation>a = softmax(q Kᵀ)  （不除以 √d_k）</translation>
+    </message>
+    <message>
+      <source>Layer {layer}, head {head} — max weight {peak:.3f} (click to open)</source>
+      <translation>第 {layer} 层，第 {head} 头 — 最大权重 {peak:.3f}（点击打开）</translation>
+    </message>
+    <message>
+      <source>Click a head to open it</source>
+      <translation>点击一个头即可打开</translation>
+    </message>
+    <message>
+      <source>entropy {bits:.2f} bits (uniform {uniform:.2f})</source>
+      <translation>熵 {bits:.2f} 比特（均匀分布 {uniform:.2f}）</translation>
+    </message>
+    <message>
+      <source>max weight {w:.3f}</source>
+      <translation>最大权重 {w:.3f}</translation>
+    </message>
+    <message>
+      <source>mean |i−j| {d:.2f}</source>
+      <translation>平均 |i−j| {d:.2f}</translation>
+    </message>
+    <message>
+      <source>diagonal {p:.0f}%</source>
+      <translation>对角线 {p:.0f}%</translation>
+    </message>
+    <message>
+      <source>previous token {p:.0f}%</source>
+      <translation>前一个词元 {p:.0f}%</translation>
+    </message>
+    <message>
+      <source>on &lt;/s&gt; {p:.0f}%</source>
+      <translation>落在 &lt;/s&gt; 上 {p:.0f}%</translation>
+    </message>
+    <message>
+      <source>row</source>
+      <translation>行</translation>
+    </message>
+    <message>
+      <source>{row_noun} '{row_piece}' (row {row}) → {col_noun} '{col_piece}' (col {col}): </source>
+      <translation>{row_noun}“{row_piece}”（第 {row} 行）→ {col_noun}“{col_piece}”（第 {col} 列）：</translation>
+    </message>
+    <message>
+      <source>attention weight</source>
+      <translation>注意力权重</translation>
+    </message>
+    <message>
+      <source>masked (future position)</source>
+      <translation>已掩码（未来位置）</translation>
+    </message>
+    <message>
+      <source>Show or hide head {h}</source>
+      <translation>显示或隐藏第 {h} 头</translation>
+    </message>
+    <message>
+      <source>PNG image (*.png)</source>
+      <translation>PNG 图像 (*.png)</translation>
+    </message>
+    <message>
+      <source>SVG image (*.svg)</source>
+      <translation>SVG 图像 (*.svg)</translation>
+    </message>
+    <message>
+      <source>CSV table (*.csv)</source>
+      <translation>CSV 表格 (*.csv)</translation>
+    </message>
+    <message>
+      <source>NumPy archive (*.npz)</source>
+      <translation>NumPy 存档 (*.npz)</translation>
+    </message>
+    <message>
+      <source>Export attention</source>
+      <translation>导出注意力</translation>
+    </message>
+    <message>
+      <source>Export failed</source>
+      <translation>导出失败</translation>
+    </message>
+    <message>
+      <source>Positional encoding PE[pos, i]</source>
+      <translation>位置编码 PE[pos, i]</translation>
+    </message>
+    <message>
+      <source>Positional encoding PE[pos, i]: sines, then cosines (Marian)</source>
+      <translation>位置编码 PE[pos, i]：先正弦，后余弦（Marian）</translation>
+    </message>
+    <message>
+      <source>dim {dim} ({kind}, λ≈{wavelength:.3g})</source>
+      <translation>维度 {dim}（{kind}，λ≈{wavelength:.3g}）</translation>
+    </message>
+    <message>
+      <source>dimension i</source>
+      <translation>维度 i</translation>
+    </message>
+    <message>
+      <source>position</source>
+      <translation>位置</translation>
+    </message>
+    <message>
+      <source>Similarity PE·PEᵀ</source>
+      <translation>相似度 PE·PEᵀ</translation>
+    </message>
+    <message>
+      <source>Chosen dimensions over position</source>
+      <translation>所选维度随位置的变化</translation>
+    </message>
+    <message>
+      <source>PE value</source>
+      <translation>PE 值</translation>
+    </message>
+    <message>
+      <source>Export view</source>
+      <translation>导出视图</translation>
+    </message>
+    <message>
+      <source>PNG image (*.png);;SVG image (*.svg)</source>
+      <translation>PNG 图像 (*.png);;SVG 图像 (*.svg)</translation>
+    </message>
+    <message>
+      <source>NumPy archive (*.npz);;CSV of the shown matrix (*.csv)</source>
+      <translation>NumPy 存档 (*.npz);;当前矩阵的 CSV (*.csv)</translation>
+    </message>
+    <message>
+      <source>Saved {path}</source>
+      <translation>已保存 {path}</translation>
+    </message>
+    <message>
+      <source>Could not write {path}:
+{error}</source>
+      <translation>无法写入 {path}：
+{error}</translation>
+    </message>
+    <message>
+      <source>Clear list</source>
+      <translation>清空列表</translation>
+    </message>
+    <message>
+      <source>(none)</source>
+      <translation>（无）</translation>
+    </message>
+    <message>
+      <source>type a sentence to translate: the text is empty</source>
+      <translation>请输入要翻译的句子：文本为空</translation>
+    </message>
+    <message>
+      <source>the sentence holds nothing the tokenizer can read</source>
+      <translation>句子中没有分词器能读取的内容</translation>
+    </message>
+    <message>
+      <source>CPU, bf16 math (faster)</source>
+      <translation>CPU，bf16 运算（更快）</translation>
+    </message>
+    <message>
+      <source>Type a sentence, then press Enter</source>
+      <translation>输入一个句子，然后按 Enter</translation>
+    </message>
+    <message>
+      <source>Positional encoding</source>
+      <translation>位置编码</translation>
+    </message>
+    <message>
+      <source>Train</source>
+      <translation>训练</translation>
+    </message>
+    <message>
+      <source>Probe replay</source>
+      <translation>探针回放</translation>
+    </message>
+    <message>
+      <source>Scrub back through the probe snapshots to replay how the heads formed</source>
+      <translation>拖动浏览探针快照，回放各个头是如何形成的</translation>
+    </message>
+    <message>
+      <source>Encoder self-attention (PageUp/PageDown)</source>
+      <translation>编码器自注意力（PageUp/PageDown）</translation>
+    </message>
+    <message>
+      <source>Decoder masked self-attention (PageUp/PageDown)</source>
+      <translation>解码器掩码自注意力（PageUp/PageDown）</translation>
+    </message>
+    <message>
+      <source>Encoder–decoder cross-attention (PageUp/PageDown)</source>
+      <translation>编码器–解码器交叉注意力（PageUp/PageDown）</translation>
+    </message>
+    <message>
+      <source>Layer</source>
+      <translation>层</translation>
+    </message>
+    <message>
+      <source>Layer (Up/Down)</source>
+      <translation>层（↑/↓）</translation>
+    </message>
+    <message>
+      <source>Head</source>
+      <translation>头</translation>
+    </message>
+    <message>
+      <source>Head (Left/Right)</source>
+      <translation>头（←/→）</translation>
+    </message>
+    <message>
+      <source>Average the heads of the layer (M)</source>
+      <translation>对该层所有头取平均（M）</translation>
+    </message>
+    <message>
+      <source>All heads</source>
+      <translation>全部头</translation>
+    </message>
+    <message>
+      <source>Lines</source>
+      <translation>连线</translation>
+    </message>
+    <message>
+      <source>Heads:</source>
+      <translation>头：</translation>
+    </message>
+    <message>
+      <source>All</source>
+      <translation>全选</translation>
+    </message>
+    <message>
+      <source>None</source>
+      <translation>全不选</translation>
+    </message>
+    <message>
+      <source>Query</source>
+      <translation>查询</translation>
+    </message>
+    <message>
+      <source>Key</source>
+      <translation>键</translation>
+    </message>
+    <message>
+      <source>Colours</source>
+      <translation>配色</translation>
+    </message>
+    <message>
+      <source>Export</source>
+      <translation>导出</translation>
+    </message>
+    <message>
+      <source>The probe sentence's attention appears here as the model trains</source>
+      <translation>模型训练时，探针句子的注意力会显示在这里</translation>
+    </message>
+    <message>
+      <source>Step</source>
+      <translation>步数</translation>
+    </message>
+    <message>
+      <source>Train loss</source>
+      <translation>训练损失</translation>
+    </message>
+    <message>
+      <source>Valid loss</source>
+      <translation>验证损失</translation>
+    </message>
+    <message>
+      <source>Valid BLEU</source>
+      <translation>验证 BLEU</translation>
+    </message>
+    <message>
+      <source>Tokens/s</source>
+      <translation>词元/秒</translation>
+    </message>
+    <message>
+      <source>Elapsed</source>
+      <translation>已用时间</translation>
+    </message>
+    <message>
+      <source>ETA</source>
+      <translation>预计剩余</translation>
+    </message>
+    <message>
+      <source>GPU memory</source>
+      <translation>GPU 显存</translation>
+    </message>
+    <message>
+      <source>step</source>
+      <translation>步</translation>
+    </message>
+    <message>
+      <source>Learning rate</source>
+      <translation>学习率</translation>
+    </message>
+    <message>
+      <source>Loss per token</source>
+      <translation>每词元损失</translation>
+    </message>
+    <message>
+      <source>valid</source>
+      <translation>验证</translation>
+    </message>
+    <message>
+      <source>train</source>
+      <translation>训练</translation>
+    </message>
+    <message>
+      <source>Settings</source>
+      <translation>设置</translation>
+    </message>
+    <message>
+      <source>Log</source>
+      <translation>日志</translation>
+    </message>
+    <message>
+      <source>Corpus</source>
+      <translation>语料</translation>
+    </message>
+    <message>
+      <source>Train on</source>
+      <translation>训练数据</translation>
+    </message>
+    <message>
+      <source>Synthetic task</source>
+      <translation>合成任务</translation>
+    </message>
+    <message>
+      <source>Two aligned files</source>
+      <translation>两个对齐的文件</translation>
+    </message>
+    <message>
+      <source>TSV file (source&lt;TAB&gt;target)</source>
+      <translation>TSV 文件（源文&lt;TAB&gt;译文）</translation>
+    </message>
+    <message>
+      <source>Ding dictionary (English–German)</source>
+      <translation>Ding 词典（英–德）</translation>
+    </message>
+    <message>
+      <source>Task</source>
+      <translation>任务</translation>
+    </message>
+    <message>
+      <source>Pairs</source>
+      <translation>句对数</translation>
+    </message>
+    <message>
+      <source>Source file</source>
+      <translation>源语言文件</translation>
+    </message>
+    <message>
+      <source>Browse…</source>
+      <translation>浏览…</translation>
+    </message>
+    <message>
+      <source>Target file</source>
+      <translation>目标语言文件</translation>
+    </message>
+    <message>
+      <source>TSV file</source>
+      <translation>TSV 文件</translation>
+    </message>
+    <message>
+      <source>Direction</source>
+      <translation>方向</translation>
+    </message>
+    <message>
+      <source>English → German</source>
+      <translation>英语 → 德语</translation>
+    </message>
+    <message>
+      <source>German → English</source>
+      <translation>德语 → 英语</translation>
+    </message>
+    <message>
+      <source>Model</source>
+      <translation>模型</translation>
+    </message>
+    <message>
+      <source>Preset</source>
+      <translation>预设</translation>
+    </message>
+    <message>
+      <source>Vocabulary</source>
+      <translation>词表</translation>
+    </message>
+    <message>
+      <source>Layers (N)</source>
+      <translation>层数 (N)</translation>
+    </message>
+    <message>
+      <source>d_model</source>
+      <translation>d_model</translation>
+    </message>
+    <message>
+      <source>Heads (h)</source>
+      <translation>头数 (h)</translation>
+    </message>
+    <message>
+      <source>d_ff</source>
+      <translation>d_ff</translation>
+    </message>
+    <message>
+      <source>Dropout</source>
+      <translation>Dropout 比率</translation>
+    </message>
+    <message>
+      <source>Shared embedding</source>
+      <translation>共享嵌入</translation>
+    </message>
+    <message>
+      <source>One matrix for the source and target embeddings and the pre-softmax projection (paper, section 3.4). Untick to give each its own.</source>
+      <translation>源语言嵌入、目标语言嵌入和 softmax 前的线性变换共用一个矩阵（论文第 3.4 节）。取消勾选则各用各的矩阵。</translation>
+    </message>
+    <message>
+      <source>source, target and output (paper)</source>
+      <translation>源、目标与输出（同论文）</translation>
+    </message>
+    <message>
+      <source>Warmup steps</source>
+      <translation>预热步数</translation>
+    </message>
+    <message>
+      <source>LR scale</source>
+      <translation>学习率倍数</translation>
+    </message>
+    <message>
+      <source>Batch tokens</source>
+      <translation>每批词元数</translation>
+    </message>
+    <message>
+      <source>Label smoothing</source>
+      <translation>标签平滑</translation>
+    </message>
+    <message>
+      <source>ε_ls of the paper's section 5.4; 0 = plain cross-entropy</source>
+      <translation>论文第 5.4 节中的 ε_ls；0 即普通交叉熵</translation>
+    </message>
+    <message>
+      <source>Max steps</source>
+      <translation>最多步数</translation>
+    </message>
+    <message>
+      <source>no limit</source>
+      <translation>不限</translation>
+    </message>
+    <message>
+      <source>Max minutes</source>
+      <translation>最长分钟数</translation>
+    </message>
+    <message>
+      <source>Validate every</source>
+      <translation>验证间隔</translation>
+    </message>
+    <message>
+      <source>never</source>
+      <translation>从不</translation>
+    </message>
+    <message>
+      <source>Checkpoint every</source>
+      <translation>检查点间隔</translation>
+    </message>
+    <message>
+      <source>only at the end</source>
+      <translation>仅在结束时</translation>
+    </message>
+    <message>
+      <source>Probe sentence</source>
+      <translation>探针句子</translation>
+    </message>
+    <message>
+      <source>a source sentence to watch (optional)</source>
+      <translation>要观察的一个源语言句子（可选）</translation>
+    </message>
+    <message>
+      <source>Probe every</source>
+      <translation>探针间隔</translation>
+    </message>
+    <message>
+      <source>Resume from</source>
+      <translation>继续自</translation>
+    </message>
+    <message>
+      <source>A run or checkpoint folder. Resuming keeps its model and corpus; the limits and intervals set here apply.</source>
+      <translation>一次训练或一个检查点的文件夹。继续训练时沿用其模型和语料；这里设置的上限和间隔生效。</translation>
+    </message>
+    <message>
+      <source>(a new run)</source>
+      <translation>（新训练）</translation>
+    </message>
+    <message>
+      <source>Device</source>
+      <translation>设备</translation>
+    </message>
+    <message>
+      <source>CPU</source>
+      <translation>CPU</translation>
+    </message>
+    <message>
+      <source>Start</source>
+      <translation>开始</translation>
+    </message>
+    <message>
+      <source>Stop</source>
+      <translation>停止</translation>
+    </message>
+    <message>
+      <source>Load the newest checkpoint of this run into the Attention tab</source>
+      <translation>把本次训练最新的检查点加载到“注意力”标签页</translation>
+    </message>
+    <message>
+      <source>Open in explorer</source>
+      <translation>在注意力视图中打开</translation>
+    </message>
+    <message>
+      <source>Positions</source>
+      <translation>位置数</translation>
+    </message>
+    <message>
+      <source>positions shown</source>
+      <translation>显示的位置数</translation>
+    </message>
+    <message>
+      <source>Sentence length</source>
+      <translation>句子长度</translation>
+    </message>
+    <message>
+      <source>sentence length (0: none)</source>
+      <translation>句子长度（0：不标出）</translation>
+    </message>
+    <message>
+      <source>Curves of dimensions</source>
+      <translation>绘制曲线的维度</translation>
+    </message>
+    <message>
+      <source>Dimensions to draw as curves, comma-separated (0-based)</source>
+      <translation>要画成曲线的维度，用逗号分隔（从 0 开始）</translation>
+    </message>
+    <message>
+      <source>Attention Explorer</source>
+      <translation>Attention Explorer</translation>
+    </message>
+    <message>
+      <source>Open a trained model folder (config.json, model.safetensors, spm.model),
+or train a new model on a parallel corpus.</source>
+      <translation>打开一个训练好的模型文件夹（config.json、model.safetensors、spm.model），
+或者在平行语料上训练一个新模型。</translation>
+    </message>
+    <message>
+      <source>Open model…</source>
+      <translation>打开模型…</translation>
+    </message>
+    <message>
+      <source>Train…</source>
+      <translation>训练…</translation>
+    </message>
+    <message>
+      <source>Source sentence</source>
+      <translation>源语言句子</translation>
+    </message>
+    <message>
+      <source>Type a sentence, then press Ctrl+Enter</source>
+      <translation>输入一个句子，然后按 Ctrl+Enter</translation>
+    </message>
+    <message>
+      <source>Beam</source>
+      <translation>束宽</translation>
+    </message>
+    <message>
+      <source>Beam size: 4 as in the paper; 1 is greedy decoding (one best piece at a time)</source>
+      <translation>束搜索宽度：论文中为 4；1 即贪心解码（每步只取最好的一个子词）</translation>
+    </message>
+    <message>
+      <source>Translate the sentence (Ctrl+Enter)</source>
+      <translation>翻译这个句子（Ctrl+Enter）</translation>
+    </message>
+    <message>
+      <source>Translation</source>
+      <translation>译文</translation>
+    </message>
+    <message>
+      <source>Recent sentences</source>
+      <translation>最近的句子</translation>
+    </message>
+    <message>
+      <source>Click a sentence to translate it again</source>
+      <translation>点击句子即可再次翻译</translation>
+    </message>
+    <message>
+      <source>Model:</source>
+      <translation>模型：</translation>
+    </message>
+    <message>
+      <source>Origin:</source>
+      <translation>来源：</translation>
+    </message>
+    <message>
+      <source>Parameters:</source>
+      <translation>参数：</translation>
+    </message>
+    <message>
+      <source>Shape:</source>
+      <translation>结构：</translation>
+    </message>
+    <message>
+      <source>Vocabulary:</source>
+      <translation>词表：</translation>
+    </message>
+    <message>
+      <source>Device:</source>
+      <translation>设备：</translation>
+    </message>
+    <message>
+      <source>Note:</source>
+      <translation>备注：</translation>
+    </message>
+    <message>
+      <source>Setting</source>
+      <translation>设置项</translation>
+    </message>
+    <message>
+      <source>Value</source>
+      <translation>值</translation>
+    </message>
+    <message>
+      <source>&amp;File</source>
+      <translation>文件(&amp;F)</translation>
+    </message>
+    <message>
+      <source>Open &amp;recent</source>
+      <translation>最近打开(&amp;R)</translation>
+    </message>
+    <message>
+      <source>&amp;View</source>
+      <translation>视图(&amp;V)</translation>
+    </message>
+    <message>
+      <source>&amp;Colour map</source>
+      <translation>配色(&amp;C)</translation>
+    </message>
+    <message>
+      <source>&amp;Language</source>
+      <translation>语言(&amp;L)</translation>
+    </message>
+    <message>
+      <source>Attention formula</source>
+      <translation>注意力公式</translation>
+    </message>
+    <message>
+      <source>Example</source>
+      <translation>示例</translation>
+    </message>
+    <message>
+      <source>Sentence</source>
+      <translation>句子</translation>
+    </message>
+    <message>
+      <source>without ÷√d_k</source>
+      <translation>不除以 √d_k</translation>
+    </message>
+    <message>
+      <source>show all</source>
+      <translation>全部显示</translation>
+    </message>
+    <message>
+      <source>q  (the query: x W^Q)</source>
+      <translation>q  （查询：x W^Q）</translation>
+    </message>
+    <message>
+      <source>k_j  (the clicked key: x_j W^K)</source>
+      <translation>k_j  （所点击的键：x_j W^K）</translation>
+    </message>
+    <message>
+      <source>q · k_j  for every key j</source>
+      <translation>q · k_j  （对每个键 j）</translation>
+    </message>
+    <message>
+      <source>q · k_j / √d_k</source>
+      <translation>q · k_j / √d_k</translation>
+    </message>
+    <message>
+      <source>mask: −∞ for the future (j &gt; i)</source>
+      <translation>掩码：未来位置记为 −∞（j &gt; i）</translation>
+    </message>
+    <message>
+      <source>Σ_j a_j v_j  (this head's output)</source>
+      <translation>Σ_j a_j v_j  （该头的输出）</translation>
+    </message>
+    <message>
+      <source>without ÷√d_k the row is sharper</source>
+      <translation>不除以 √d_k 时这一行更尖锐</translation>
+    </message>
+    <message>
+      <source>Export...</source>
+      <translation>导出…</translation>
+    </message>
+    <message>
+      <source>Image (PNG)…</source>
+      <translation>图像（PNG）…</translation>
+    </message>
+    <message>
+      <source>Vector image (SVG)…</source>
+      <translation>矢量图（SVG）…</translation>
+    </message>
+    <message>
+      <source>Shown matrix (CSV)…</source>
+      <translation>当前矩阵（CSV）…</translation>
+    </message>
+    <message>
+      <source>All maps (NPZ)…</source>
+      <translation>全部注意力图（NPZ）…</translation>
+    </message>
+    <message>
+      <source>&amp;Open model folder…</source>
+      <translation>打开模型文件夹(&amp;O)…</translation>
+    </message>
+    <message>
+      <source>Export view as PNG/SVG…</source>
+      <translation>将视图导出为 PNG/SVG…</translation>
+    </message>
+    <message>
+      <source>Export attention as NPZ/CSV…</source>
+      <translation>将注意力导出为 NPZ/CSV…</translation>
+    </message>
+    <message>
+      <source>&amp;Quit</source>
+      <translation>退出(&amp;Q)</translation>
+    </message>
+    <message>
+      <source>Zoom &amp;in</source>
+      <translation>放大(&amp;I)</translation>
+    </message>
+    <message>
+      <source>Zoom &amp;out</source>
+      <translation>缩小(&amp;O)</translation>
+    </message>
+    <message>
+      <source>&amp;Reset zoom</source>
+      <translation>重置缩放(&amp;R)</translation>
+    </message>
+    <message>
+      <source>&amp;Full screen</source>
+      <translation>全屏(&amp;F)</translation>
+    </message>
+    <message>
+      <source>&amp;Presentation mode</source>
+      <translation>演示模式(&amp;P)</translation>
+    </message>
+    <message>
+      <source>Model &amp;info</source>
+      <translation>模型信息(&amp;I)</translation>
+    </message>
+    <message>
+      <source>Attention &amp;formula</source>
+      <translation>注意力公式(&amp;F)</translation>
+    </message>
+    <message>
+      <source>Cross</source>
+      <translation>交叉</translation>
+    </message>
+    <message>
+      <source>Decoder</source>
+      <translation>解码器</translation>
+    </message>
+    <message>
+      <source>Decoder masked self</source>
+      <translation>解码器掩码自注意力</translation>
+    </message>
+    <message>
+      <source>Decoder masked self-attention</source>
+      <translation>解码器掩码自注意力</translation>
+    </message>
+    <message>
+      <source>Encoder</source>
+      <translation>编码器</translation>
+    </message>
+    <message>
+      <source>Encoder self</source>
+      <translation>编码器自注意力</translation>
+    </message>
+    <message>
+      <source>Encoder self-attention</source>
+      <translation>编码器自注意力</translation>
+    </message>
+    <message>
+      <source>Encoder–decoder cross</source>
+      <translation>编码器–解码器交叉注意力</translation>
+    </message>
+    <message>
+      <source>Encoder–decoder cross-attention</source>
+      <translation>编码器–解码器交叉注意力</translation>
+    </message>
+    <message>
+      <source>Key: source token</source>
+      <translation>键：源语言词元</translation>
+    </message>
+    <message>
+      <source>Key: source token (encoder output)</source>
+      <translation>键：源语言词元（编码器输出）</translation>
+    </message>
+    <message>
+      <source>Key: target token (earlier positions)</source>
+      <translation>键：目标语言词元（之前的位置）</translation>
+    </message>
+    <message>
+      <source>Keys (source)</source>
+      <translation>键（源语言）</translation>
+    </message>
+    <message>
+      <source>Keys (target)</source>
+      <translation>键（目标语言）</translation>
+    </message>
+    <message>
+      <source>Mean</source>
+      <translation>平均</translation>
+    </message>
+    <message>
+      <source>Mean over heads</source>
+      <translation>各头平均</translation>
+    </message>
+    <message>
+      <source>Pieces: ·ther continues the word before it,   ␣ is a lone space,   &lt;s&gt; and &lt;/s&gt; start and end a sentence</source>
+      <translation>子词：·ther 表示接续前一个词，   ␣ 表示单独的空格，   &lt;s&gt; 和 &lt;/s&gt; 表示句子的开始和结束</translation>
+    </message>
+    <message>
+      <source>Queries (source)</source>
+      <translation>查询（源语言）</translation>
+    </message>
+    <message>
+      <source>Queries (target)</source>
+      <translation>查询（目标语言）</translation>
+    </message>
+    <message>
+      <source>Query: source token</source>
+      <translation>查询：源语言词元</translation>
+    </message>
+    <message>
+      <source>Query: target token (decoder input)</source>
+      <translation>查询：目标语言词元（解码器输入）</translation>
+    </message>
+    <message>
+      <source>Translate a sentence to see its attention</source>
+      <translation>翻译一个句子即可查看它的注意力</translation>
+    </message>
+    <message>
+      <source>Translating…  (the maps shown are the previous sentence's)</source>
+      <translation>正在翻译…  （当前显示的是上一个句子的注意力图）</translation>
+    </message>
+    <message>
+      <source>a = softmax(q Kᵀ / √d_k)</source>
+      <translation>a = softmax(q Kᵀ / √d_k)</translation>
+    </message>
+  </context>
+</TS>

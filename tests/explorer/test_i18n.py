@@ -1,0 +1,176 @@
+"""The Chinese UI: View › Language switches every text of the window at run time and back, nothing the
+window shows is left in English, the shipped catalogue matches the code, and a broken translation file
+leaves the window in English with one line saying why."""
+
+from __future__ import annotations
+
+import re
+import string
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import QTranslator
+
+from explorer import i18n
+from explorer.i18n_catalogue import literals_in_code, read_ts
+from explorer.language_menu import saved_language, set_language
+from explorer.retranslate import texts
+from model.records import KINDS
+
+# Not words to translate: the app's name, file and command names, symbols of the paper, units and acronyms
+# a Chinese textbook writes the same way.
+PHRASES = ("Attention Explorer", "attention-explorer train --help", "config.json", "model.safetensors",
+           "spm.model", "Hugging Face", "OPUS-MT", "PageUp/PageDown", "Ctrl+Enter", "·ther")
+TERMS = {"softmax", "PE", "pos", "BLEU", "CPU", "GPU", "ETA", "Dropout", "PNG", "SVG", "CSV", "NPZ", "TSV", "TAB",
+         "NumPy", "Ding", "Marian", "Enter", "sin", "cos", "png", "svg", "csv", "npz", "ms", "W^Q", "W^K", "Kᵀ", "PEᵀ"}
+WORD = re.compile(r"[A-Za-z0-9_^ᵀεΣ]+")
+
+
+def is_word(token: str) -> bool:
+    """Two Latin letters or more, and not a symbol of the formulas (d_model, k_j, bf16: a '_' or a digit)."""
+    return len(re.findall(r"[A-Za-z]", token)) >= 2 and not re.search(r"[_\d]", token) and token not in TERMS
+
+
+@pytest.fixture
+def english_after():
+    yield
+    i18n.install_language("en")
+
+
+def menu_titles(window) -> list[str]:
+    return [a.text() for a in window.menuBar().actions()]
+
+
+def tab_titles(tabs) -> list[str]:
+    return [tabs.tabText(i) for i in range(tabs.count())]
+
+
+def test_switching_to_chinese_changes_menus_and_tabs_and_back(window, english_after):
+    english = (menu_titles(window), tab_titles(window.tabs), tab_titles(window.attention_panel.tabs),
+               window.zoom_in_action.text(), window.translate_panel.translate_button.text())
+    assert english[0] == ["&File", "&View"] and english[1] == ["Attention", "Positional encoding", "Train"]
+
+    assert set_language(window, "zh_CN") == ""
+    assert i18n.current_language() == "zh_CN"
+    assert menu_titles(window) == ["文件(&F)", "视图(&V)"]
+    assert tab_titles(window.tabs) == ["注意力", "位置编码", "训练"]
+    assert tab_titles(window.attention_panel.tabs) == ["头", "全部头", "连线"]
+    assert window.zoom_in_action.text() == "放大(&I)"
+    assert window.translate_panel.translate_button.text() == "翻译"
+    assert window.language_actions["zh_CN"].isChecked() and not window.language_actions["en"].isChecked()
+    assert window.show_tab("Train") and window.tabs.currentWidget() is window.train_panel  # English names still work
+    assert saved_language(window.settings) == "zh_CN"  # remembered for the next start
+
+    assert set_language(window, "en") == ""
+    assert (menu_titles(window), tab_titles(window.tabs), tab_titles(window.attention_panel.tabs),
+            window.zoom_in_action.text(), window.translate_panel.translate_button.text()) == english
+    assert saved_language(window.settings) == "en"
+
+
+def test_texts_made_at_run_time_follow_the_language(loaded, english_after):
+    panel = loaded.attention_panel
+    panel.set_state("cross", 1, 2)
+    assert panel.title() == "Encoder–decoder cross-attention — layer 2, head 3"
+    set_language(loaded, "zh_CN")
+    assert panel.title() == "编码器–解码器交叉注意力 — 第 2 层，第 3 头"
+    assert loaded.windowTitle() == "Attention Explorer — fake-model"
+    assert loaded.state_label.text() == "就绪"
+    assert loaded.statusBar().findChildren(type(loaded.state_label))[1].text() == "设备：cpu"
+    assert panel.statistics_text().startswith("第 2 层，第 3 头：   熵 ")
+    panel.set_state("encoder", 0, 0, mean=True)  # made anew in Chinese, not translated afterwards
+    assert panel.title() == "编码器自注意力 — 第 1 层，4 个头的平均"
+    set_language(loaded, "en")
+    assert loaded.state_label.text() == "Ready"
+    assert panel.title() == "Encoder self-attention — layer 1, mean of 4 heads"
+    assert panel.statistics_text().startswith("Layer 1, mean of 4 heads:   entropy ")
+
+
+def untranslated(text: str, data: set[str]) -> list[str]:
+    """The English words left in ``text`` once names, terms and the model's own words are set aside."""
+    for phrase in sorted(data | set(PHRASES), key=len, reverse=True):
+        text = text.replace(phrase, " ")
+    return [w for w in WORD.findall(text) if is_word(w)]
+
+
+def test_no_english_is_left_in_the_chinese_window(loaded, qtbot, english_after):
+    loaded.formula_dock.show()
+    translation, info = loaded.controller.translation, loaded.controller.info
+    maps = translation.attention
+    data = {translation.source, translation.text, info.path, Path(info.path).name, info.device,
+            *maps.source_tokens, *maps.target_tokens, *maps.predicted_tokens}
+    data |= {t.lstrip("▁") for t in data}
+    english = [t.get() for t in texts(loaded) if untranslated(t.get(), data)]
+    assert len(english) > 100  # the check finds English where there is English
+    set_language(loaded, "zh_CN")
+    found: dict[str, str] = {}
+    for view in ("head", "grid", "lines"):
+        loaded.attention_panel.set_view(view)
+        for kind in KINDS:
+            loaded.attention_panel.set_state(kind, 1, 1, mean=view == "lines")
+            qtbot.wait(10)
+            for t in texts(loaded):
+                text = t.get().replace("\u2060", "").replace("\u00a0", " ")
+                if untranslated(text, data):
+                    found[text] = t.describe()
+    for tab in range(loaded.tabs.count()):
+        loaded.tabs.setCurrentIndex(tab)
+        qtbot.wait(10)
+        for t in texts(loaded):
+            if untranslated(t.get(), data):
+                found[t.get()] = t.describe()
+    assert len(list(texts(loaded))) > 200  # the walk saw the whole window, docks and tabs included
+    assert not found, "\n".join(f"{where}: {text!r}" for text, where in found.items())
+
+
+def test_the_catalogue_covers_the_code_and_the_qm_matches_the_ts():
+    entries = read_ts(i18n.ts_path("zh_CN"))
+    fields = string.Formatter()
+    for source in literals_in_code():
+        text, kind = entries[source]
+        assert text and kind == "", source
+    qm = QTranslator()
+    assert qm.load(str(i18n.qm_path("zh_CN")))
+    for source, (text, kind) in entries.items():
+        if kind == "":
+            # the same {names} on both sides, or tr() would fall back to English for that string
+            assert sorted(f for _, f, _, _ in fields.parse(text) if f) == \
+                sorted(f for _, f, _, _ in fields.parse(source) if f), source
+            assert qm.translate(i18n.CONTEXT, source) == text, source  # the .qm was compiled from this .ts
+
+
+@pytest.mark.parametrize("content", [None, b"not a qm file"])
+def test_a_missing_or_broken_translation_leaves_english_with_one_line(window, tmp_path, monkeypatch, capsys,
+                                                                      content, english_after):
+    monkeypatch.setattr(i18n, "I18N_DIR", tmp_path)
+    if content is not None:
+        i18n.qm_path("zh_CN").write_bytes(content)
+    problem = set_language(window, "zh_CN")
+    assert ("missing" if content is None else "unreadable") in problem and "English" in problem
+    assert "\n" not in problem
+    assert capsys.readouterr().err == f"attention-explorer: {problem}\n"
+    assert i18n.current_language() == "en" and menu_titles(window) == ["&File", "&View"]
+    assert window.state_label.text() == problem
+    assert window.language_actions["en"].isChecked()
+    assert saved_language(window.settings) == "en"  # a failed switch is not remembered
+
+
+def test_tr_formats_after_translating_and_a_broken_template_falls_back(english_after, monkeypatch):
+    assert i18n.tr("Loaded {name}", name="demo") == "Loaded demo"
+    i18n.install_language("zh_CN")
+    assert i18n.tr("Loaded {name}", name="demo") == "已加载 demo"
+    assert i18n.tr("{n:,} pieces", n=32000) == "32,000 个子词"
+    assert i18n.again("Loaded demo") == "已加载 demo"
+    i18n.install_language("en")
+    assert i18n.again("已加载 demo") == "Loaded demo"
+    monkeypatch.setattr(i18n, "translate", lambda text: "已加载 {nmae}")  # a typo in a translation
+    assert i18n.tr("Loaded {name}", name="demo") == "Loaded demo"
+
+
+def test_lang_option():
+    from explorer.app import build_parser
+
+    assert build_parser().parse_args(["--lang", "zh_CN"]).lang == "zh_CN"
+    assert build_parser().parse_args([]).lang is None
+    with pytest.raises(SystemExit) as exc:
+        build_parser().parse_args(["--lang", "fr"])
+    assert exc.value.code == 2
