@@ -28,6 +28,15 @@ TRANSLATION_LINES = 5
 DEFAULT_SENTENCE = "The weather is nice today."
 
 
+def _unknown_note(translation) -> str:
+    """Translation.unknown_note() in the window's language (the records, torch- and Qt-free, speak English)."""
+    if not translation.unknown_pieces:
+        return ""
+    return tr("{k} of {n} pieces {verb} unknown to this model (characters its vocabulary never saw), "
+              "so the translation may be wrong", k=translation.unknown_pieces, n=len(translation.source_pieces),
+              verb="is" if translation.unknown_pieces == 1 else "are")
+
+
 def _heading(text: str) -> QLabel:
     return make_heading(QLabel(text))
 
@@ -137,7 +146,7 @@ class TranslatePanel(QWidget):
     def set_translation(self, translation) -> None:
         """Show a Translation (or clear with None) and remember its source in the history."""
         self.error_label.hide()
-        note = translation.unknown_note() if translation is not None else ""
+        note = _unknown_note(translation) if translation is not None else ""
         self.unknown_label.setText(note)
         self.unknown_label.setVisible(bool(note))
         self._fit_wrapped()

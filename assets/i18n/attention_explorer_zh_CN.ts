@@ -224,6 +224,10 @@ then open the folder it writes with File › Open model folder…</source>
       <translation>已停止；已保存</translation>
     </message>
     <message>
+      <source>{k} of {n} pieces {verb} unknown to this model (characters its vocabulary never saw), so the translation may be wrong</source>
+      <translation>{n} 个子词中有 {k} 个是这个模型不认识的（其词表中从未出现过这些字符），因此译文可能有误</translation>
+    </message>
+    <message>
       <source>{n_in} → {n_out} pieces · score {score:.2f}</source>
       <translation>{n_in} → {n_out} 个子词 · 得分 {score:.2f}</translation>
     </message>
@@ -244,6 +248,10 @@ then open the folder it writes with File › Open model folder…</source>
       <translation>{kind} — 第 {layer} 层，{which}</translation>
     </message>
     <message>
+      <source>Layer {layer}, {which}:</source>
+      <translation>第 {layer} 层，{which}：</translation>
+    </message>
+    <message>
       <source>Attention</source>
       <translation>注意力</translation>
     </message>
@@ -262,10 +270,6 @@ then open the folder it writes with File › Open model folder…</source>
     <message>
       <source>all {n} heads</source>
       <translation>全部 {n} 个头</translation>
-    </message>
-    <message>
-      <source>Layer {layer}, {which}:</source>
-      <translation>第 {layer} 层，{which}：</translation>
     </message>
     <message>
       <source>no heads</source>
