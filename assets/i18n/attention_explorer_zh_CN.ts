@@ -116,6 +116,18 @@ then open the folder it writes with File › Open model folder…</source>
       <translation>停止训练并退出？训练在停止前会保存一个检查点。</translation>
     </message>
     <message>
+      <source>Step {step}  ({i} of {n}):  {source}  →  {text}</source>
+      <translation>第 {step} 步（第 {i} 个，共 {n} 个）：  {source}  →  {text}</translation>
+    </message>
+    <message>
+      <source>No probe yet</source>
+      <translation>尚无探针快照</translation>
+    </message>
+    <message>
+      <source>(nothing)</source>
+      <translation>（空）</translation>
+    </message>
+    <message>
       <source>Source-language file</source>
       <translation>源语言文件</translation>
     </message>
@@ -156,10 +168,6 @@ then open the folder it writes with File › Open model folder…</source>
       <translation>正在注意力视图中打开 {path}</translation>
     </message>
     <message>
-      <source>Step {step}  ({i} of {n}):  {source}  →  {text}</source>
-      <translation>第 {step} 步（第 {i} 个，共 {n} 个）：  {source}  →  {text}</translation>
-    </message>
-    <message>
       <source>Paused at step {step}</source>
       <translation>暂停于第 {step} 步</translation>
     </message>
@@ -178,14 +186,6 @@ then open the folder it writes with File › Open model folder…</source>
     <message>
       <source>Pause</source>
       <translation>暂停</translation>
-    </message>
-    <message>
-      <source>No probe yet</source>
-      <translation>尚无探针快照</translation>
-    </message>
-    <message>
-      <source>(nothing)</source>
-      <translation>（空）</translation>
     </message>
     <message>
       <source>Step {step}: valid loss {loss:.3f}{bleu}</source>
