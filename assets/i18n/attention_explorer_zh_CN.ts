@@ -420,6 +420,34 @@ then open the folder it writes with File › Open model folder…</source>
       <translation>PE 值</translation>
     </message>
     <message>
+      <source>all others</source>
+      <translation>其余全部</translation>
+    </message>
+    <message>
+      <source>No step to show</source>
+      <translation>没有可显示的步骤</translation>
+    </message>
+    <message>
+      <source>Decoder masked self-attention</source>
+      <translation>解码器掩码自注意力</translation>
+    </message>
+    <message>
+      <source>Query (decoder input)</source>
+      <translation>查询（解码器输入）</translation>
+    </message>
+    <message>
+      <source>Key (decoder input)</source>
+      <translation>键（解码器输入）</translation>
+    </message>
+    <message>
+      <source>Cross-attention over the source</source>
+      <translation>对源语言的交叉注意力</translation>
+    </message>
+    <message>
+      <source>Key (source)</source>
+      <translation>键（源语言）</translation>
+    </message>
+    <message>
       <source>Export view</source>
       <translation>导出视图</translation>
     </message>
@@ -466,12 +494,96 @@ then open the folder it writes with File › Open model folder…</source>
       <translation>输入一个句子，然后按 Enter</translation>
     </message>
     <message>
+      <source>Step by step</source>
+      <translation>逐步解码</translation>
+    </message>
+    <message>
       <source>Positional encoding</source>
       <translation>位置编码</translation>
     </message>
     <message>
       <source>Train</source>
       <translation>训练</translation>
+    </message>
+    <message>
+      <source>Previous step (←)</source>
+      <translation>上一步（←）</translation>
+    </message>
+    <message>
+      <source>◀ Back</source>
+      <translation>◀ 后退</translation>
+    </message>
+    <message>
+      <source>Play or pause (Space)</source>
+      <translation>播放或暂停（空格）</translation>
+    </message>
+    <message>
+      <source>Next step (→)</source>
+      <translation>下一步（→）</translation>
+    </message>
+    <message>
+      <source>Next ▶</source>
+      <translation>前进 ▶</translation>
+    </message>
+    <message>
+      <source>Speed</source>
+      <translation>速度</translation>
+    </message>
+    <message>
+      <source>Seconds per step while playing</source>
+      <translation>播放时每一步的秒数</translation>
+    </message>
+    <message>
+      <source>0.5 s</source>
+      <translation>0.5 秒</translation>
+    </message>
+    <message>
+      <source>1 s</source>
+      <translation>1 秒</translation>
+    </message>
+    <message>
+      <source>1.5 s</source>
+      <translation>1.5 秒</translation>
+    </message>
+    <message>
+      <source>2 s</source>
+      <translation>2 秒</translation>
+    </message>
+    <message>
+      <source>3 s</source>
+      <translation>3 秒</translation>
+    </message>
+    <message>
+      <source>Layer</source>
+      <translation>层</translation>
+    </message>
+    <message>
+      <source>Head</source>
+      <translation>头</translation>
+    </message>
+    <message>
+      <source>Next piece: softmax of the logits</source>
+      <translation>下一个子词：logits 的 softmax</translation>
+    </message>
+    <message>
+      <source>Hypotheses</source>
+      <translation>假设</translation>
+    </message>
+    <message>
+      <source>Hypothesis</source>
+      <translation>假设</translation>
+    </message>
+    <message>
+      <source>Score</source>
+      <translation>得分</translation>
+    </message>
+    <message>
+      <source>Query</source>
+      <translation>查询</translation>
+    </message>
+    <message>
+      <source>Key</source>
+      <translation>键</translation>
     </message>
     <message>
       <source>Probe replay</source>
@@ -494,16 +606,8 @@ then open the folder it writes with File › Open model folder…</source>
       <translation>编码器–解码器交叉注意力（PageUp/PageDown）</translation>
     </message>
     <message>
-      <source>Layer</source>
-      <translation>层</translation>
-    </message>
-    <message>
       <source>Layer (Up/Down)</source>
       <translation>层（↑/↓）</translation>
-    </message>
-    <message>
-      <source>Head</source>
-      <translation>头</translation>
     </message>
     <message>
       <source>Head (Left/Right)</source>
@@ -532,14 +636,6 @@ then open the folder it writes with File › Open model folder…</source>
     <message>
       <source>None</source>
       <translation>全不选</translation>
-    </message>
-    <message>
-      <source>Query</source>
-      <translation>查询</translation>
-    </message>
-    <message>
-      <source>Key</source>
-      <translation>键</translation>
     </message>
     <message>
       <source>Colours</source>
@@ -1012,6 +1108,10 @@ or train a new model on a parallel corpus.</source>
       <translation>全部注意力图（NPZ）…</translation>
     </message>
     <message>
+      <source>Decode &amp;step by step</source>
+      <translation>逐步解码(&amp;S)</translation>
+    </message>
+    <message>
       <source>&amp;Open model folder…</source>
       <translation>打开模型文件夹(&amp;O)…</translation>
     </message>
@@ -1056,6 +1156,10 @@ or train a new model on a parallel corpus.</source>
       <translation>注意力公式(&amp;F)</translation>
     </message>
     <message>
+      <source>Beam {k} after step {t} (✓ ended: ÷ length penalty)</source>
+      <translation>第 {t} 步后的束宽 {k}（✓ 已结束：÷ 长度惩罚）</translation>
+    </message>
+    <message>
       <source>Cross</source>
       <translation>交叉</translation>
     </message>
@@ -1065,10 +1169,6 @@ or train a new model on a parallel corpus.</source>
     </message>
     <message>
       <source>Decoder masked self</source>
-      <translation>解码器掩码自注意力</translation>
-    </message>
-    <message>
-      <source>Decoder masked self-attention</source>
       <translation>解码器掩码自注意力</translation>
     </message>
     <message>
@@ -1140,8 +1240,28 @@ or train a new model on a parallel corpus.</source>
       <translation>查询：目标语言词元（解码器输入）</translation>
     </message>
     <message>
+      <source>So far: </source>
+      <translation>目前：</translation>
+    </message>
+    <message>
+      <source>Step {t} of {n}</source>
+      <translation>第 {t} 步，共 {n} 步</translation>
+    </message>
+    <message>
+      <source>Step {t}: softmax of the logits ({search})</source>
+      <translation>第 {t} 步：logits 的 softmax（{search}）</translation>
+    </message>
+    <message>
+      <source>The search ran {n} steps: it ends when {k} hypotheses have ended</source>
+      <translation>搜索共进行了 {n} 步：当 {k} 个假设都结束时停止</translation>
+    </message>
+    <message>
       <source>Translate a sentence to see its attention</source>
       <translation>翻译一个句子即可查看它的注意力</translation>
+    </message>
+    <message>
+      <source>Translate a sentence: its decoding appears here one step at a time.</source>
+      <translation>翻译一个句子：它的解码过程会在这里一步一步地显示。</translation>
     </message>
     <message>
       <source>Translating…  (the maps shown are the previous sentence's)</source>
@@ -1150,6 +1270,14 @@ or train a new model on a parallel corpus.</source>
     <message>
       <source>a = softmax(q Kᵀ / √d_k)</source>
       <translation>a = softmax(q Kᵀ / √d_k)</translation>
+    </message>
+    <message>
+      <source>beam {k}</source>
+      <translation>束宽 {k}</translation>
+    </message>
+    <message>
+      <source>▶ Play</source>
+      <translation>▶ 播放</translation>
     </message>
   </context>
 </TS>

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from PySide6 import QtCore, QtGui, QtWidgets
 
+from explorer.i18n import tr
 from explorer.style import ACCENT, MUTED
 from explorer.views.tokens import display_piece, elide
 
@@ -36,7 +37,7 @@ class ProbabilityBars(QtWidgets.QWidget):
         if chosen not in pieces:  # beam search kept a less probable piece: show where it stood
             rows.append((f"✓ {display_piece(chosen)} (#{chosen_rank + 1})", float(chosen_prob), "chosen"))
         listed = sum(float(p) for p in probs) + (0.0 if chosen in pieces else float(chosen_prob))
-        rows.append(("all others", max(0.0, 1.0 - listed), "rest"))
+        rows.append((tr("all others"), max(0.0, 1.0 - listed), "rest"))
         self._rows = rows
         self.setToolTip("\n".join(f"{label}: {p:.2%}" for label, p, _ in rows))
         self.update()
@@ -64,7 +65,7 @@ class ProbabilityBars(QtWidgets.QWidget):
         painter.fillRect(self.rect(), palette.color(QtGui.QPalette.ColorRole.Base))
         if not self._rows:
             painter.setPen(QtGui.QColor(MUTED))
-            painter.drawText(self.rect(), QtCore.Qt.AlignmentFlag.AlignCenter, "No step to show")
+            painter.drawText(self.rect(), QtCore.Qt.AlignmentFlag.AlignCenter, tr("No step to show"))
             return
         font = QtGui.QFont(self.font())
         metrics = QtGui.QFontMetricsF(font)

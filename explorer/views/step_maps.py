@@ -11,6 +11,7 @@ from __future__ import annotations
 import numpy as np
 from PySide6 import QtCore, QtGui, QtWidgets
 
+from explorer.i18n import tr
 from explorer.style import BASE_POINT_SIZE
 from explorer.views.heatmap import CELL_NUMBERS_MAX, HeatmapView
 from model.records import AttentionMaps
@@ -64,11 +65,11 @@ class StepMaps(QtWidgets.QWidget):
         self.decoder.cell_numbers_max = self._numbers_max(self.decoder, n_target, n_target)
         self.cross.cell_numbers_max = self._numbers_max(self.cross, n_target, n_source)
         self.decoder.set_matrix(dec, rows, rows, masked=maps.masked("decoder")[:t, :t],
-                                title="Decoder masked self-attention",
-                                row_title="Query (decoder input)", col_title="Key (decoder input)")
+                                title=tr("Decoder masked self-attention"),
+                                row_title=tr("Query (decoder input)"), col_title=tr("Key (decoder input)"))
         self.cross.set_matrix(cross, rows, maps.source_tokens,
-                              title="Cross-attention over the source",
-                              row_title="Query (decoder input)", col_title="Key (source)")
+                              title=tr("Cross-attention over the source"),
+                              row_title=tr("Query (decoder input)"), col_title=tr("Key (source)"))
         self._hold_frame(self.decoder, n_target, n_target)
         self._hold_frame(self.cross, n_target, n_source)
         self._box.setRect(QtCore.QRectF(-0.5, t - 1.5, n_source, 1.0))

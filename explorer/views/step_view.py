@@ -14,6 +14,7 @@ import html
 from PySide6 import QtCore, QtGui, QtWidgets
 from PySide6.QtCore import Signal
 
+from explorer import i18n
 from explorer.style import ACCENT, make_muted
 from explorer.views.step_bars import ProbabilityBars
 from explorer.views.step_beam import HypothesisTable
@@ -59,11 +60,15 @@ class StepView(QtWidgets.QWidget):
             w.setFocusPolicy(QtCore.Qt.FocusPolicy.NoFocus)
         self.setFocusPolicy(QtCore.Qt.FocusPolicy.StrongFocus)
 
-        self.so_far = QtWidgets.QLabel(EMPTY)
+        self.so_far = QtWidgets.QLabel(i18n.tr(EMPTY))
+        # The model's pieces (and HTML around them) fill these two; their own words come from tr() as they
+        # are made, so the retranslation walk leaves them alone.
+        self.so_far.setProperty("i18n_skip", True)
         self.so_far.setTextFormat(QtCore.Qt.TextFormat.RichText)
         self.so_far.setWordWrap(True)
         self.maps = StepMaps()
         self.bars = ProbabilityBars()
+        self.bars.setProperty("i18n_skip", True)
         self.hypotheses = HypothesisTable()
         self.bars_title = make_muted(QtWidgets.QLabel("Next piece: softmax of the logits"))
         self.beam_title = make_muted(QtWidgets.QLabel("Hypotheses"))
@@ -137,7 +142,7 @@ class StepView(QtWidgets.QWidget):
         self._translation = translation if usable else None
         maps = self._translation.attention if usable else None
         self._fill_combo(self.layer_combo, [str(i + 1) for i in range(maps.n_layers)] if maps else [])
-        self._fill_combo(self.head_combo, ["Mean"] + [str(i + 1) for i in range(maps.n_heads)] if maps else [])
+        self._fill_combo(self.head_combo, [i18n.tr("Mean")] + [str(i + 1) for i in range(maps.n_heads)] if maps else [])
         self._step = 1 if usable else 0
         self.slider.blockSignals(True)
         self.slider.setMaximum(max(1, self.n_steps()))
@@ -198,11 +203,11 @@ class StepView(QtWidgets.QWidget):
         if self._step >= self.n_steps():
             self.set_step(1)
         self.timer.start(self.interval_ms())
-        self.play_button.setText("❚❚ Pause")
+        self.play_button.setText(i18n.tr("❚❚ Pause"))
 
     def pause(self) -> None:
         self.timer.stop()
-        self.play_button.setText("▶ Play")
+        self.play_button.setText(i18n.tr("▶ Play"))
 
     def toggle_play(self) -> None:
         self.pause() if self.is_playing() else self.play()
@@ -241,7 +246,7 @@ class StepView(QtWidgets.QWidget):
             w.setEnabled(enabled)
         if tr is None:
             self.step_label.setText("")
-            self.so_far.setText(html.escape(EMPTY))
+            self.so_far.setText(html.escape(i18n.tr(EMPTY)))
             self.maps.set_step(None, 0, None, 0)
             self.bars.clear()
             self.hypotheses.set_hypotheses(())
@@ -253,22 +258,23 @@ class StepView(QtWidgets.QWidget):
         self.slider.blockSignals(True)
         self.slider.setValue(t)
         self.slider.blockSignals(False)
-        self.step_label.setText(f"Step {t} of {steps.n_steps}")
+        self.step_label.setText(i18n.tr("Step {t} of {n}", t=t, n=steps.n_steps))
         layer, head = self.layer_head()
         self.maps.set_step(tr.attention, layer, head, t)
         shown = [html.escape(display_piece(p)) for p in steps.chosen[:t]]
         shown[-1] = f"<b><span style='color:{ACCENT}'>[{shown[-1]}]</span></b>"
-        self.so_far.setText("So far: " + " ".join(shown))
+        self.so_far.setText(i18n.tr("So far: ") + " ".join(shown))
         self.bars.set_step(steps.top_pieces[i], steps.top_probs[i], steps.chosen[i], float(steps.chosen_probs[i]),
                            int(steps.chosen_ranks[i]))
-        search = "greedy: the largest wins" if steps.beam_size == 1 else f"beam {steps.beam_size}"
-        self.bars_title.setText(f"Step {t}: softmax of the logits ({search})")
+        search = i18n.tr("greedy: the largest wins") if steps.beam_size == 1 else i18n.tr("beam {k}", k=steps.beam_size)
+        self.bars_title.setText(i18n.tr("Step {t}: softmax of the logits ({search})", t=t, search=search))
         followed = steps.chosen[:t]
         self.hypotheses.set_hypotheses(steps.hypotheses[i], followed)
         if steps.beam_size == 1:
-            self.beam_title.setText("Greedy keeps one hypothesis (score: sum of log-probabilities)")
+            self.beam_title.setText(i18n.tr("Greedy keeps one hypothesis (score: sum of log-probabilities)"))
         else:
-            self.beam_title.setText(f"Beam {steps.beam_size} after step {t} (✓ ended: ÷ length penalty)")
-            more = (f"The search ran {steps.search_steps} steps: it ends when {steps.beam_size} hypotheses "
-                    "have ended" if steps.search_steps > steps.n_steps else "")
+            self.beam_title.setText(i18n.tr("Beam {k} after step {t} (✓ ended: ÷ length penalty)",
+                                            k=steps.beam_size, t=t))
+            more = (i18n.tr("The search ran {n} steps: it ends when {k} hypotheses have ended", n=steps.search_steps,
+                            k=steps.beam_size) if steps.search_steps > steps.n_steps else "")
             self.beam_title.setToolTip(more)

@@ -22,7 +22,8 @@ from model.records import KINDS
 PHRASES = ("Attention Explorer", "attention-explorer train --help", "config.json", "model.safetensors",
            "spm.model", "Hugging Face", "OPUS-MT", "PageUp/PageDown", "Ctrl+Enter", "·ther")
 TERMS = {"softmax", "PE", "pos", "BLEU", "CPU", "GPU", "ETA", "Dropout", "PNG", "SVG", "CSV", "NPZ", "TSV", "TAB",
-         "NumPy", "Ding", "Marian", "Enter", "sin", "cos", "png", "svg", "csv", "npz", "ms", "W^Q", "W^K", "Kᵀ", "PEᵀ"}
+         "NumPy", "Ding", "Marian", "Enter", "logits", "sin", "cos", "png", "svg", "csv", "npz", "ms", "W^Q", "W^K",
+         "Kᵀ", "PEᵀ"}
 WORD = re.compile(r"[A-Za-z0-9_^ᵀεΣ]+")
 
 
@@ -48,12 +49,13 @@ def tab_titles(tabs) -> list[str]:
 def test_switching_to_chinese_changes_menus_and_tabs_and_back(window, english_after):
     english = (menu_titles(window), tab_titles(window.tabs), tab_titles(window.attention_panel.tabs),
                window.zoom_in_action.text(), window.translate_panel.translate_button.text())
-    assert english[0] == ["&File", "&View"] and english[1] == ["Attention", "Positional encoding", "Train"]
+    assert english[0] == ["&File", "&View"]
+    assert english[1] == ["Attention", "Step by step", "Positional encoding", "Train"]
 
     assert set_language(window, "zh_CN") == ""
     assert i18n.current_language() == "zh_CN"
     assert menu_titles(window) == ["文件(&F)", "视图(&V)"]
-    assert tab_titles(window.tabs) == ["注意力", "位置编码", "训练"]
+    assert tab_titles(window.tabs) == ["注意力", "逐步解码", "位置编码", "训练"]
     assert tab_titles(window.attention_panel.tabs) == ["头", "全部头", "连线"]
     assert window.zoom_in_action.text() == "放大(&I)"
     assert window.translate_panel.translate_button.text() == "翻译"
