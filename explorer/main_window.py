@@ -40,6 +40,7 @@ from explorer.views.pe_view import PositionalEncodingView
 from explorer.window_display import MIN_SIZE, WindowDisplay
 from explorer.window_export import export_attention, export_view
 from explorer.window_menus import build_menus, fill_recent_menu
+from explorer.workbench import Workbench
 
 TITLE = "Attention Explorer"
 TRANSLATE_FAILED = "No attention to show: the sentence could not be translated"
@@ -88,6 +89,8 @@ class MainWindow(WindowDisplay, QMainWindow):
         self.tabs.addTab(self.pe_view, "Positional encoding")
         self.train_panel = TrainPanel()
         self.add_tab(self.train_panel, "Train")
+        self.workbench = Workbench()  # head importance, statistics over a test set, word alignment
+        self.add_tab(self.workbench, "Workbench")
 
         # The sentence column scrolls rather than demanding height: at 1024 × 768 with a large font
         # its contents are taller than the screen, and a minimum height would push the window off it.
@@ -145,6 +148,8 @@ class MainWindow(WindowDisplay, QMainWindow):
         self.empty_state.train_clicked.connect(self.request_train)
         self.attention_panel.controls.colormap_changed.connect(self.sync_colormap)
         self.train_panel.open_requested.connect(self.open_trained)
+        c.model_loaded.connect(self.workbench.set_model)
+        c.translation_ready.connect(self.workbench.set_translation)
 
     def showEvent(self, event) -> None:
         super().showEvent(event)
@@ -298,5 +303,6 @@ class MainWindow(WindowDisplay, QMainWindow):
                 return
         # No QThread may outlive the window: Qt aborts the process if one is destroyed running.
         self.train_panel.shutdown()  # stops a run after its final checkpoint, then joins the thread
+        self.workbench.shutdown()  # cancels an analysis, then joins its thread
         self.controller.shutdown()
         super().closeEvent(event)

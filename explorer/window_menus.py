@@ -65,6 +65,8 @@ def build_menus(window) -> None:
     # so the window holds these too.
     w.addActions([w.presentation_action, w.full_screen_action, w.zoom_in_action,
                   w.zoom_out_action, w.reset_zoom_action])
+    w.workbench_action = add_action(w, view_menu, "Research &workbench", lambda: w.show_tab("Workbench"),
+                                    ["Ctrl+Shift+W"])
     w.formula_dock = install_formula_dock(w, view_menu)  # lecture mode: eq. (1) for a clicked cell
     w.step_view = install_step_tab(w, view_menu)  # lecture mode: the decoding one step at a time
     view_menu.addSeparator()

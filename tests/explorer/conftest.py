@@ -72,6 +72,7 @@ def isolated_settings(tmp_path, monkeypatch):
     folder = tmp_path / "settings"
     folder.mkdir()
     monkeypatch.setenv("ATTENTION_EXPLORER_SETTINGS", str(folder / "attention-explorer.ini"))
+    monkeypatch.setenv("ATTENTION_EXPLORER_CACHE", str(folder / "cache"))  # the workbench's importance cache
     for fmt in (QSettings.Format.NativeFormat, QSettings.Format.IniFormat):
         QSettings.setPath(fmt, QSettings.Scope.UserScope, str(folder))
     return folder

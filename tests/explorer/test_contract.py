@@ -9,11 +9,14 @@ from pathlib import Path
 
 from tests.explorer.test_app import ROOT, run_python
 
-WORKERS = {"explorer.worker", "explorer.train_worker"}
+WORKERS = {"explorer.worker", "explorer.train_worker", "explorer.analysis_worker"}
 # torch-free; model.analysis.walkthrough is eq. (1) in NumPy, the formula walkthrough's arithmetic
+# model.research_records: the workbench's records; model.analysis.alignment: argmax links in NumPy, which
+# the alignment view draws for the current sentence
 LIGHT = {"model", "model.records", "model.choices", "model.config", "model.errors", "model.analysis",
-         "model.analysis.walkthrough"}
-VIEW_MODEL_IMPORTS = {"model.records", "model.analysis.walkthrough"}
+         "model.analysis.walkthrough", "model.research_records", "model.analysis.alignment"}
+VIEW_MODEL_IMPORTS = {"model.records", "model.analysis.walkthrough", "model.research_records",
+                      "model.analysis.alignment"}
 
 
 def explorer_modules() -> dict[str, Path]:
@@ -58,4 +61,4 @@ def test_views_import_only_records_and_the_rest_only_records_and_choices():
         elif name == "explorer.app":
             assert used <= {"model.records", "model.cli"}, used  # model.cli: command-line dispatch, without Qt
         elif name not in WORKERS:
-            assert used <= {"model.records", "model.choices"}, (name, used)
+            assert used <= {"model.records", "model.choices", "model.research_records"}, (name, used)
