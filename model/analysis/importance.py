@@ -13,6 +13,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+from contextlib import contextmanager
 from pathlib import Path
 
 from model.analysis.test_set import check
@@ -26,9 +27,6 @@ from model.research_records import HeadScore, Importance  # noqa: F401 - re-expo
 
 CACHE_VERSION = 1
 CACHE_ENV = "ATTENTION_EXPLORER_CACHE"  # a folder for the caches instead of ~/.cache/attention-explorer
-# Sentences per batch when a run can be cancelled: a batch of 64 long sentences takes seconds on a busy
-# CPU, a batch of 16 well under one, and Cancel is checked after every batch.
-CANCEL_BATCH = 16
 
 
 def model_cache(model_path: str | Path) -> Path:
@@ -63,7 +61,7 @@ def head_importance(loaded: LoadedModel, src: list[str], ref: list[str], progres
 
     progress(done, total) after each pass over the test set. cache: a JSON file of earlier results
     (one per key); a hit returns them without translating, a miss adds this run's. should_stop: checked
-    after every batch of sentences; when it returns true the run raises ``Cancelled`` and stores nothing.
+    at every decoding step; when it returns true the run raises ``Cancelled`` and stores nothing.
     """
     if len(src) != len(ref) or not src:
         raise UserError(f"need as many references as sentences, and at least one ({len(src)} and {len(ref)})")
@@ -75,14 +73,13 @@ def head_importance(loaded: LoadedModel, src: list[str], ref: list[str], progres
     heads: list[Head] = [(k, layer, h) for k in KINDS for layer in range(cfg.n_layers) for h in range(cfg.n_heads)]
     total, done = 1 + 2 * len(heads), 0
     threads = eval_threads()
-    batch = CANCEL_BATCH if should_stop is not None else None
 
     def run(removed: list[Head]) -> tuple[float, float]:
         nonlocal done
         masks = head_masks(removed, cfg.n_layers, cfg.n_heads, loaded.device)
-        check(should_stop)
-        hyps = translate_many(loaded.model, loaded.tokenizer, src, beam_size=1, threads=threads, head_masks=masks,
-                              batch_size=batch, progress=lambda *_: check(should_stop))
+        with cancel_hook(loaded.model, should_stop):
+            hyps = translate_many(loaded.model, loaded.tokenizer, src, beam_size=1, threads=threads,
+                                  head_masks=masks)
         done += 1
         if progress is not None:
             progress(done, total)
@@ -100,6 +97,26 @@ def head_importance(loaded: LoadedModel, src: list[str], ref: list[str], progres
         cache.parent.mkdir(parents=True, exist_ok=True)
         write_atomic(cache, json.dumps(stored, indent=1))
     return result
+
+
+@contextmanager
+def cancel_hook(model, should_stop):
+    """Check ``should_stop`` at every decoding step, so Cancel answers within one step (tens of ms), not one
+    batch of sentences (seconds on a busy CPU). A forward pre-hook on the first decoder layer, which every
+    step runs, raises ``Cancelled``; the batches stay as the command line makes them, so the numbers match."""
+    if should_stop is None:
+        yield
+        return
+    try:
+        target = model.decoder[0]  # our Transformer's nn.ModuleList of decoder layers
+    except (AttributeError, TypeError, IndexError):
+        target = model  # another module layout: checked once per call instead
+    handle = target.register_forward_pre_hook(lambda *_: check(should_stop))
+    try:
+        check(should_stop)
+        yield
+    finally:
+        handle.remove()
 
 
 def cached_importance(model_path: str | Path, src: list[str], ref: list[str], cache: Path) -> Importance | None:
