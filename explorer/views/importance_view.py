@@ -16,8 +16,8 @@ from PySide6 import QtWidgets
 
 from explorer.views.colormaps import DEFAULT_COLORMAP
 from explorer.views.run_bar import RunBar
-from explorer.views.value_grid import ValueGrid
-from model.records import KIND_TITLES, KINDS
+from explorer.views.value_grid import GRID_TITLES, ValueGrid
+from model.records import KINDS
 from model.research_records import Importance
 
 CURVE_PEN = "#1f5fbf"
@@ -37,7 +37,7 @@ class ImportanceView(QtWidgets.QWidget):
         self.export_button = QtWidgets.QPushButton("Export…")
         self.export_button.setEnabled(False)
         self.export_button.clicked.connect(self._export_dialog)
-        self.grids = {k: ValueGrid(KIND_TITLES[k], DEFAULT_COLORMAP) for k in KINDS}
+        self.grids = {k: ValueGrid(GRID_TITLES[k], DEFAULT_COLORMAP) for k in KINDS}
         self.curve_plot = pg.PlotWidget()
         self.curve_plot.setBackground(None)
         self.curve_plot.setLabel("bottom", "heads removed (least important first)")

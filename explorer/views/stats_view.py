@@ -12,8 +12,8 @@ from PySide6 import QtCore, QtWidgets
 
 from explorer.views.colormaps import DEFAULT_COLORMAP
 from explorer.views.run_bar import RunBar
-from explorer.views.value_grid import ValueGrid
-from model.records import KIND_TITLES, KINDS
+from explorer.views.value_grid import GRID_TITLES, ValueGrid
+from model.records import KINDS
 from model.research_records import STATS, HeadTable
 
 COLUMNS = ("kind", "layer", "head", *STATS)
@@ -68,7 +68,7 @@ class StatsView(QtWidgets.QWidget):
                 self.table.horizontalHeaderItem(i).setToolTip(STAT_TIPS[name])
         self.table.setSortingEnabled(True)
         self.table.verticalHeader().setVisible(False)
-        self.grids = {k: ValueGrid(KIND_TITLES[k], DEFAULT_COLORMAP) for k in KINDS}
+        self.grids = {k: ValueGrid(GRID_TITLES[k], DEFAULT_COLORMAP) for k in KINDS}
 
         bar = QtWidgets.QHBoxLayout()
         bar.addWidget(self.summary, 1)

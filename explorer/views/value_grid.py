@@ -13,6 +13,8 @@ from PySide6 import QtCore, QtGui, QtWidgets
 from explorer.views.colormaps import map_to_rgba, text_color_for
 
 LABEL_W, LABEL_H, TITLE_H = 28, 18, 20
+# Short enough for three grids side by side in a 1024-pixel window (the full titles are clipped there).
+GRID_TITLES = {"encoder": "Encoder self", "decoder": "Decoder self (masked)", "cross": "Cross (encoder–decoder)"}
 
 
 class ValueGrid(QtWidgets.QWidget):
