@@ -173,3 +173,16 @@ def test_alignment_lines_match_the_extracted_links(qtbot):
     assert view.canvas.target == ["The", "house", "is", "groß"]
     view.set_maps(None)
     assert view.canvas.segments() == [] and not view.export_button.isEnabled()
+
+
+def test_window_hooks_the_workbench_in(qtbot, loaded):
+    """View › Research workbench opens the tab; the model and the translation shown reach it."""
+    window = loaded
+    window.workbench_action.trigger()
+    assert window.tabs.currentWidget() is window.workbench
+    wb = window.workbench
+    assert wb.model_info is window.controller.info and wb.importance_view.run_bar.run_button.isEnabled()
+    maps = window.controller.translation.attention
+    assert wb.alignment_view.maps is maps
+    last = maps.n_layers - 1
+    assert wb.alignment_view.links() == align(maps.cross[last].mean(0), maps.source_tokens, maps.predicted_tokens)
