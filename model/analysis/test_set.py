@@ -37,6 +37,7 @@ def heldout_files(model_path: str | Path) -> tuple[Path, Path] | None:
 
 
 def read_lines(path: str | Path, what: str) -> list[str]:
+    """The lines of a UTF-8 text file; a one-line UserError naming ``what`` if it cannot be read."""
     try:
         return Path(path).read_text(encoding="utf-8").splitlines()
     except (OSError, UnicodeDecodeError) as exc:

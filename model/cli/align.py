@@ -6,7 +6,8 @@ import json
 import sys
 from typing import TYPE_CHECKING
 
-from model.cli.inputs import load_model_arg, read_lines
+from model.analysis.test_set import read_lines
+from model.cli.inputs import load_model_arg
 from model.errors import UserError
 
 if TYPE_CHECKING:
