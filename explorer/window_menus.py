@@ -29,7 +29,7 @@ def add_action(window: QMainWindow, menu: QMenu, text: str, slot, shortcuts=(),
 def build_menus(window) -> None:
     """Build the File and View menus of ``window`` (a MainWindow) and keep their actions on it."""
     w = window
-    file_menu = w.menuBar().addMenu("&File")
+    file_menu = w.file_menu = w.menuBar().addMenu("&File")
     w.open_action = add_action(w, file_menu, "&Open model folder…", w.choose_model, ["Ctrl+O"])
     w.recent_menu = file_menu.addMenu("Open &recent")
     w.recent_menu.aboutToShow.connect(lambda: fill_recent_menu(w))
