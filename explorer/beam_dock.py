@@ -9,8 +9,16 @@ lp = ((5 + |Y|) / 6)^α, the ranking beam search itself uses (model/decoding/bea
 from __future__ import annotations
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtWidgets import (QAbstractItemView, QDockWidget, QHeaderView, QLabel, QTableWidget,
-                               QTableWidgetItem, QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QDockWidget,
+    QHeaderView,
+    QLabel,
+    QTableWidget,
+    QTableWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
 
 from explorer.style import make_muted
 
@@ -40,10 +48,16 @@ class BeamTable(QWidget):
             mode = QHeaderView.ResizeMode.Stretch if col == 1 else QHeaderView.ResizeMode.ResizeToContents
             header.setSectionResizeMode(col, mode)
         self.table.itemSelectionChanged.connect(self._on_selection)
+        # Room for the paper's beam of 4 and a little more; the table scrolls for a beam of 8.
+        rows = self.table.verticalHeader().defaultSectionSize()
+        # A fixed height: the dock must not take the maps' room (at 1024 × 768 they have little to spare).
+        self.table.setFixedHeight(int(rows * 4.6) + self.table.horizontalHeader().sizeHint().height())
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
         layout.addWidget(self.note)
         layout.addWidget(self.table, 1)
+        # The note wraps to at most three lines on a narrow window; the dock never grows past that.
+        self.setMaximumHeight(self.table.height() + 3 * self.note.fontMetrics().lineSpacing() + 16)
 
     def set_translation(self, translation) -> None:
         """List the beam a Translation carries (or say why there is none)."""

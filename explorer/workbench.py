@@ -32,7 +32,8 @@ class Workbench(QObject):
         panel.layout().insertWidget(panel.layout().indexOf(panel.error_label) + 1, self.ablation.box)
 
         self.beam_dock = BeamDock(w)
-        w.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, self.beam_dock)
+        # Below the views: the hypotheses are sentences, which want width more than height.
+        w.addDockWidget(Qt.DockWidgetArea.BottomDockWidgetArea, self.beam_dock)
         self.beam_dock.hide()
         self.beam_action = self.beam_dock.toggleViewAction()
         self.beam_action.setText("&Beam hypotheses")

@@ -240,7 +240,7 @@ class AttentionPanel(PanelExport, KeyboardNavigation, QtWidgets.QWidget):
         title = self._title = f"{KIND_TITLES[kind]} — layer {layer + 1}, {which}"
         removed = not mean and maps.is_removed(kind, layer, head)
         if removed:  # its zeros are no weights (explorer/ablation.py): hatched all over, like a mask
-            title = self._title = f"{title} — REMOVED: this head is ablated, it has no weights"
+            title = self._title = f"{title} — REMOVED (ablated)"
         shown_masked = np.ones_like(masked) if removed else masked
         matrix = self.current_matrix()
         row_title, col_title = AXIS_TITLES[kind]

@@ -89,7 +89,7 @@ class CompareView(QtWidgets.QWidget):
             arr = maps.of_kind(kind)[layer]
             return arr.mean(axis=0, dtype=np.float32) if mean else arr[head]
 
-        titles = (f"A: {c.name_a}", f"B: {c.name_b} (forced on A's output)", "B − A")
+        titles = (f"A: {c.name_a}", f"B: {c.name_b}", "B − A")  # the header says B is forced on A's output
         for view, values, title in ((self.map_a, pick(c.maps_a), titles[0]), (self.map_b, pick(c.maps_b), titles[1]),
                                     (self.diff, self.difference(), titles[2])):
             view.set_matrix(values, rows, cols, masked=masked, title=title, row_title="Query", col_title="Key")

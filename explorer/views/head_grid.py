@@ -238,4 +238,5 @@ class HeadGridView(QtWidgets.QWidget):
             return
         tile_values = self.thumbnail_array(layer, head)
         peak = np.nanmax(tile_values) if np.isfinite(tile_values).any() else 0.0
-        self.readout.setText(f"Layer {layer + 1}, head {head + 1} — max weight {peak:.3f} (click to open, right-click to remove)")
+        self.readout.setText(f"Layer {layer + 1}, head {head + 1} — max weight {peak:.3f} "
+                             "(click to open, right-click to remove)")

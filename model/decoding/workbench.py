@@ -16,8 +16,7 @@ import torch
 from model.checkpoint import LoadedModel
 from model.decoding.ablation import head_masks, removed_of
 from model.decoding.beam import Beam, length_penalty
-from model.decoding.decode import (_step_logprobs, capture, encode_source, intra_op_threads, translate,
-                                   DECODE_THREADS)
+from model.decoding.decode import DECODE_THREADS, _step_logprobs, capture, encode_source, intra_op_threads, translate
 from model.records import AttentionMaps, Translation
 from model.transformer import DecoderState
 from model.workbench_records import BeamHypotheses, Comparison, Hypothesis

@@ -49,7 +49,7 @@ def test_final_beam_lists_every_hypothesis_scored_as_the_search_scored_it(loaded
     best = translate(loaded, SENTENCE, beam_size=4)
     hyps = beam.hypotheses
     assert len(hyps) >= 4 and beam.alpha == 0.6 and beam.beam_size == 4
-    assert hyps[0].text == best.text and hyps[0].score == pytest.approx(best.score, abs=1e-4)  # fp order of the encoder paths
+    assert hyps[0].text == best.text and hyps[0].score == pytest.approx(best.score, abs=1e-4)  # fp order
     assert [h.score for h in hyps] == sorted((h.score for h in hyps), reverse=True)
     ids_of = {loaded.tokenizer.piece(i): i for i in range(loaded.tokenizer.vocab_size)}
     for h in hyps:
