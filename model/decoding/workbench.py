@@ -16,7 +16,7 @@ import torch
 from model.checkpoint import LoadedModel
 from model.decoding.ablation import head_masks, removed_of
 from model.decoding.beam import Beam, length_penalty
-from model.decoding.decode import DECODE_THREADS, _step_logprobs, capture, encode_source, intra_op_threads, translate
+from model.decoding.decode import DECODE_THREADS, capture, encode_source, intra_op_threads, step_logprobs, translate
 from model.records import AttentionMaps, Translation
 from model.transformer import DecoderState
 from model.workbench_records import BeamHypotheses, Comparison, Hypothesis
@@ -55,7 +55,7 @@ def final_beam(loaded: LoadedModel, text: str, beam_size: int, alpha: float = 0.
     state = DecoderState(model, memory, src, rows=beam_size)
     memory_k, src_k = memory.expand(beam_size, -1, -1), src.expand(beam_size, -1)
     while beam.step < len(ids) + MAX_EXTRA:
-        index = beam.advance(_step_logprobs(model, memory_k, src_k, beam.seqs, state, masks))
+        index = beam.advance(step_logprobs(model, memory_k, src_k, beam.seqs, state, masks))
         if index is None:
             break
         state.reorder(index)
