@@ -40,7 +40,6 @@ from explorer.views.pe_view import PositionalEncodingView
 from explorer.window_display import MIN_SIZE, WindowDisplay
 from explorer.window_export import export_attention, export_view
 from explorer.window_menus import build_menus, fill_recent_menu
-from explorer.workbench import install_workbench
 
 TITLE = "Attention Explorer"
 TRANSLATE_FAILED = "No attention to show: the sentence could not be translated"
@@ -118,7 +117,6 @@ class MainWindow(WindowDisplay, QMainWindow):
 
         self._build_status_bar()
         build_menus(self)
-        self.workbench = install_workbench(self)  # ablation, beam explorer, compare
         self._connect()
         self._set_no_model("Loading…", loading=True)
         self.set_font_scale(self._font_scale)  # the projector-sized base font, from the first frame

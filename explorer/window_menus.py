@@ -13,6 +13,7 @@ from PySide6.QtWidgets import QMainWindow, QMenu
 from explorer.formula_dock import install_formula_dock
 from explorer.step_tab import install_step_tab
 from explorer.views.colormaps import DEFAULT_COLORMAP, colormap_names
+from explorer.workbench import install_workbench
 
 
 def add_action(window: QMainWindow, menu: QMenu, text: str, slot, shortcuts=(),
@@ -67,6 +68,7 @@ def build_menus(window) -> None:
                   w.zoom_out_action, w.reset_zoom_action])
     w.formula_dock = install_formula_dock(w, view_menu)  # lecture mode: eq. (1) for a clicked cell
     w.step_view = install_step_tab(w, view_menu)  # lecture mode: the decoding one step at a time
+    w.workbench = install_workbench(w)  # head ablation, View › Beam hypotheses, File › Compare with model…
     view_menu.addSeparator()
     w.colormap_menu = view_menu.addMenu("&Colour map")
     w.colormap_group = QActionGroup(w)
