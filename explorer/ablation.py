@@ -27,6 +27,10 @@ class Ablation(QObject):
         self.box.restore_all_requested.connect(self.restore_all)
         window.attention_panel.grid.head_menu_requested.connect(self.show_menu)
         window.controller.translation_ready.connect(self.box.show_translation)
+        # A failed translation takes its outputs away, and another model has other heads: connected before
+        # the window's own reaction to a load, which translates again (with the heads restored by then).
+        window.controller.error.connect(lambda kind, _: self.box.hide() if kind == "translate" else None)
+        window.controller.model_loaded.connect(self._on_model_loaded)
 
     def removed(self) -> tuple[tuple[str, int, int], ...]:
         return tuple(self.window.controller.removed_heads)
@@ -40,6 +44,10 @@ class Ablation(QObject):
         self.restore_all_action.setEnabled(bool(heads))
         if self.window.translate_panel.text():
             self.window.translate_panel.request_translation()
+
+    def _on_model_loaded(self, _info) -> None:
+        self.window.controller.removed_heads = ()
+        self.restore_all_action.setEnabled(False)
 
     def toggle(self, kind: str, layer: int, head: int) -> None:
         """Remove the head, or put it back when it is removed already."""

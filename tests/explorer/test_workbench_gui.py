@@ -148,3 +148,12 @@ def test_compare_draws_b_minus_a_on_the_same_pieces(qtbot, window, model_b):
     with qtbot.waitSignal(win.controller.compare_loaded, timeout=TIMEOUT):
         win.workbench.stop_compare_action.trigger()
     assert win.tabs.indexOf(view) == -1
+
+
+def test_loading_another_model_restores_every_head(qtbot, window, tiny_model_dir):
+    win = window
+    ablated = _translated(qtbot, win, lambda: win.workbench.ablation.toggle("decoder", 1, 3))
+    assert ablated.attention.removed == (("decoder", 1, 3),) and win.workbench.ablation.restore_all_action.isEnabled()
+    fresh = _translated(qtbot, win, lambda: win.open_model(tiny_model_dir))  # its heads are not those heads
+    assert fresh.attention.removed == () and win.controller.removed_heads == ()
+    assert not win.workbench.ablation.box.isVisible()
