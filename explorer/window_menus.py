@@ -11,6 +11,7 @@ from PySide6.QtGui import QAction, QActionGroup, QKeySequence
 from PySide6.QtWidgets import QMainWindow, QMenu
 
 from explorer.formula_dock import install_formula_dock
+from explorer.live_tools import install_live_tools
 from explorer.step_tab import install_step_tab
 from explorer.views.colormaps import DEFAULT_COLORMAP, colormap_names
 
@@ -29,7 +30,7 @@ def add_action(window: QMainWindow, menu: QMenu, text: str, slot, shortcuts=(),
 def build_menus(window) -> None:
     """Build the File and View menus of ``window`` (a MainWindow) and keep their actions on it."""
     w = window
-    file_menu = w.menuBar().addMenu("&File")
+    file_menu = w.file_menu = w.menuBar().addMenu("&File")
     w.open_action = add_action(w, file_menu, "&Open model folder…", w.choose_model, ["Ctrl+O"])
     w.recent_menu = file_menu.addMenu("Open &recent")
     w.recent_menu.aboutToShow.connect(lambda: fill_recent_menu(w))
@@ -69,6 +70,7 @@ def build_menus(window) -> None:
                                     ["Ctrl+Shift+W"])
     w.formula_dock = install_formula_dock(w, view_menu)  # lecture mode: eq. (1) for a clicked cell
     w.step_view = install_step_tab(w, view_menu)  # lecture mode: the decoding one step at a time
+    w.live_tools = install_live_tools(w)  # head ablation, View › Beam hypotheses, File › Compare with model…
     view_menu.addSeparator()
     w.colormap_menu = view_menu.addMenu("&Colour map")
     w.colormap_group = QActionGroup(w)

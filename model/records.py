@@ -196,6 +196,11 @@ class Translation:
     unknown_pieces: int = 0  # source pieces the vocabulary lacks (<unk>): emoji, scripts it never saw
     vectors: AttentionVectors | None = None  # per-head Q, K, V: only when the walkthrough asked for them
     steps: DecodeSteps | None = None  # the search step by step: only when the step view asked for it
+    # The research workbench (model/workbench_records.py): the same sentence with every head, when heads
+    # were removed; every hypothesis of the final beam, when asked for; a second model beside this one.
+    unablated: Translation | None = None
+    beam: object | None = None  # BeamHypotheses
+    comparison: object | None = None  # Comparison
 
     def unknown_note(self) -> str:
         """'3 of 9 pieces are unknown to this model …' when the source had pieces the model cannot read.

@@ -238,20 +238,25 @@ class AttentionPanel(PanelExport, KeyboardNavigation, QtWidgets.QWidget):
         masked = maps.masked(kind)
         which = f"mean of {maps.n_heads} heads" if mean else f"head {head + 1}"
         title = self._title = f"{KIND_TITLES[kind]} — layer {layer + 1}, {which}"
+        removed = not mean and maps.is_removed(kind, layer, head)
+        if removed:  # its zeros are no weights (explorer/ablation.py): hatched all over, like a mask
+            title = self._title = f"{title} — REMOVED (ablated)"
+        shown_masked = np.ones_like(masked) if removed else masked
         matrix = self.current_matrix()
         row_title, col_title = AXIS_TITLES[kind]
-        self.heatmap.set_matrix(matrix, rows, cols, masked=masked if masked.any() else None,
+        self.heatmap.set_matrix(matrix, rows, cols, masked=shown_masked if shown_masked.any() else None,
                                 title=title, row_title=row_title, col_title=col_title)
         if self._grid_shows != (id(maps), kind):  # the mosaic depends on the kind alone, not layer/head
             self.grid.set_maps(maps.of_kind(kind), masked if masked.any() else None, title=KIND_TITLES[kind])
+            self.grid.set_removed({(a, b) for k, a, b in maps.removed if k == kind})
             self._grid_shows = (id(maps), kind)
         # The mosaic shows every head; its title says which one the outline marks.
         self.grid.set_title(f"{KIND_TITLES[kind]}: layer {layer + 1} {which} outlined")
         self.grid.set_selected(layer, None if mean else head)
         self.lines.set_layer(maps.of_kind(kind)[layer], rows, cols, *LINE_TITLES[kind])
         self.lines.set_heads(range(maps.n_heads) if mean else {head})
-        stats = head_statistics(matrix, masked, cols)
-        self._stats_text = f"Layer {layer + 1}, {which}:   {format_statistics(stats)}"
+        stats = "removed (ablated)" if removed else format_statistics(head_statistics(matrix, masked, cols))
+        self._stats_text = f"Layer {layer + 1}, {which}:   {stats}"
         if not self._busy:
             self.stats_label.setText(unbreakable(self._stats_text))
 
