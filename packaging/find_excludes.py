@@ -12,7 +12,7 @@ unused sub-trees (``torch._inductor.codegen``, not each of its files).
 Run it again after upgrading torch, PySide6, pyqtgraph or numpy, and after adding a feature that needs a
 library module the runs below do not reach; then ``make bundle bundle-check``.
 
-    python3 packaging/find_excludes.py            # about 10 s of CPU; writes packaging/bundle-excludes.txt
+    python3 packaging/find_excludes.py            # about 30 s of CPU; writes packaging/bundle-excludes.txt
 """
 
 from __future__ import annotations
