@@ -108,6 +108,9 @@ def run_gui(args: argparse.Namespace) -> int:
     app.setDesktopFileName("attention-explorer")  # lets Wayland docks match the .desktop file
     app.setWindowIcon(style.app_icon())
     style.apply_theme(app)
+    from explorer.gc_guard import MainThreadGC
+
+    app.gc_guard = MainThreadGC(app)  # no worker thread may collect the GUI's Qt objects (see gc_guard)
 
     from explorer.main_window import MainWindow  # after QApplication: views may create fonts
     from explorer.window_display import DEFAULT_SIZE
