@@ -150,6 +150,10 @@ class FormulaView(QWidget):
     def row(self) -> FormulaRow | None:
         return self._row
 
+    def cell(self) -> tuple[int, int] | None:
+        """The (query, key) worked on the sentence page; None on the hand example (a lesson saves it)."""
+        return self._cell if self.page == SENTENCE else None
+
     # -- drawing -----------------------------------------------------------------------------------
 
     def _compute(self) -> None:
