@@ -18,6 +18,7 @@ from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QApplication, QFileDialog, QLabel, QMessageBox
 
 from explorer.lesson_file import LessonError, Slide, append_slide, read_lesson
+from explorer.style import bold_font
 
 LESSON_FILTER = "Lessons (*.json);;All files (*)"
 KEYS = {Qt.Key.Key_PageDown: +1, Qt.Key.Key_PageUp: -1, Qt.Key.Key_Escape: 0}
@@ -38,7 +39,7 @@ class LessonPlayer(QObject):
         self.caption = QLabel()
         self.caption.setWordWrap(True)
         self.caption.setContentsMargins(8, 4, 8, 4)
-        self.caption.setStyleSheet("font-weight: bold")
+        self.caption.setFont(bold_font())  # only bold: the size follows the zoom and presentation mode
         self.caption.hide()
         window.controller.translation_ready.connect(self._on_translation)
 

@@ -11,10 +11,11 @@ from __future__ import annotations
 import pyqtgraph as pg
 from PySide6 import QtWidgets
 
-from explorer.views.pe_clock_view import UNSEEN_BRUSH, ClockView
+from explorer.views.pe_clock_view import ClockView
 from explorer.views.pe_view import PositionalEncodingView
 
 PARTS = ("pe", "clock")
+VEIL = (255, 255, 255, 150)
 FAR = 1e6  # the band's far edge: past any number of positions the table can show
 
 
@@ -32,11 +33,14 @@ class PositionalTab(QtWidgets.QTabWidget):
         pen = pg.mkPen("#d62728", width=2)
         pen.setCosmetic(True)
         # A band over the unseen rows of the table, and lines at the same place on PE·PEᵀ.
+        # A pale veil rather than a tint: the table itself is red and blue, so a red tint disappeared.
         self._band = pg.LinearRegionItem(orientation="horizontal", movable=False,
-                                         brush=pg.mkBrush(*UNSEEN_BRUSH), pen=pen)
-        self._band_label = pg.TextItem("never seen in training", color="#d62728", anchor=(0, 0))
+                                         brush=pg.mkBrush(*VEIL), pen=pen)
+        self._band_label = pg.TextItem("never seen in training", color="#d62728", anchor=(0, 0),
+                                       fill=pg.mkBrush(255, 255, 255, 220))
         self._sim_h = pg.InfiniteLine(angle=0, pen=pen)
         self._sim_v = pg.InfiniteLine(angle=90, pen=pen)
+        self._band_label.setZValue(20)  # above the chosen dimensions' column lines, drawn later
         self.table.pe_plot.addItem(self._band)
         self.table.pe_plot.addItem(self._band_label)
         self.table.sim_plot.addItem(self._sim_h)
