@@ -5,12 +5,13 @@ conftest.py has 2 layers and 4 heads."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QMessageBox
 
-from explorer.lesson_file import FORMAT, VERSION, LessonError, Slide, dump_lesson, parse_lesson
+from explorer.lesson_file import FORMAT, VERSION, LessonError, Slide, dump_lesson, parse_lesson, read_lesson
 
 TIMEOUT = 10_000
 
@@ -154,8 +155,7 @@ def test_a_bad_lesson_file_says_one_line_and_changes_nothing(qtbot, loaded, tmp_
 
 
 def test_a_missing_file_and_a_file_for_a_bigger_model(tmp_path):
-    with pytest.raises(LessonError, match="no such file"):
-        from explorer.lesson_file import read_lesson
+    with pytest.raises(LessonError, match="none.json: no such file"):
         read_lesson(tmp_path / "none.json", 2, 4)
     text = json.dumps({"format": FORMAT, "version": 1, "slides": [{**GOOD, "layer": 6, "head": 8}]})
     assert parse_lesson(text, 6, 8)[0].layer == 6
@@ -168,3 +168,10 @@ def test_the_train_tab_and_an_empty_window_cannot_be_slides(qtbot, loaded, tmp_p
     win.show_tab("Train")
     assert not win.lessons.save_slide(tmp_path / "l.json")
     assert "Train tab cannot be a slide" in warnings[-1][2] and not (tmp_path / "l.json").exists()
+
+
+def test_the_sample_lesson_fits_the_built_in_model():
+    root = Path(__file__).resolve().parents[2]
+    model = json.loads((root / "assets" / "default-model" / "config.json").read_text())["model"]
+    slides = read_lesson(root / "docs" / "lessons" / "attention-basics.json", model["n_layers"], model["n_heads"])
+    assert [s.view for s in slides] == ["head", "grid", "head", "head", "clock"] and slides[3].cell == (2, 1)
