@@ -39,8 +39,6 @@ def _pen(color, width: float = 1.0, dash: bool = False) -> QtGui.QPen:
 class ClockView(QtWidgets.QWidget):
     """Clock faces for a few (sin, cos) pairs, a position slider with Play, the shift k and its table."""
 
-    position_changed = QtCore.Signal(int)
-
     def __init__(self, parent=None) -> None:
         super().__init__(parent)
         self._d_model, self._layout, self._train_length, self._sentence = 512, "interleaved", 0, 0
@@ -135,12 +133,8 @@ class ClockView(QtWidgets.QWidget):
         self._update_range()
 
     def set_position(self, pos: int) -> None:
-        pos = min(max(0, int(pos)), self._last)
-        changed = pos != self._position
-        self._position = pos
+        self._position = min(max(0, int(pos)), self._last)
         self._redraw()
-        if changed:
-            self.position_changed.emit(pos)
 
     def position(self) -> int:
         return self._position

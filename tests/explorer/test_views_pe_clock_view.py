@@ -67,7 +67,12 @@ def test_play_advances_the_position_and_wraps(clock, qtbot):
     clock.set_model(16)
     clock.set_position(clock.last_position() - 1)
     clock.set_playing(True)
-    qtbot.waitUntil(lambda: clock.position() == 0, timeout=3000)
+    assert clock.play_button.text() == "Pause"
+    seen = []
+    clock._timer.timeout.connect(lambda: seen.append(clock.position()))  # after the view's own tick
+    # Generous: a tick is 0.4 s, but the test machine may be busy.
+    qtbot.waitUntil(lambda: len(seen) >= 2, timeout=20_000)
+    assert seen[:2] == [clock.last_position(), 0]
     assert clock.is_playing()
     clock.set_playing(False)
     assert not clock.is_playing() and clock.play_button.text() == "Play"
