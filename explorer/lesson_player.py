@@ -50,8 +50,8 @@ class LessonPlayer(QObject):
         w = self._window
         view = w.current_view()
         shown = w.controller.translation
-        if view == "train":
-            raise ValueError("the Train tab cannot be a slide: show an attention or positional-encoding view")
+        if view == "other":
+            raise ValueError("only the attention and positional-encoding views can be slides, not this tab")
         if shown is None or not shown.source.strip():
             raise ValueError("translate a sentence first: a slide shows a sentence's attention")
         kind, layer, head, mean = w.attention_panel.state()

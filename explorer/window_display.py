@@ -57,12 +57,12 @@ class WindowDisplay:
         self.tabs.setCurrentWidget(self.attention_stack)
 
     def current_view(self) -> str:
-        """The view shown now, one of VIEWS ('train' on the Train tab)."""
+        """The view shown now, one of VIEWS ('other' on another tab: Train, Steps)."""
         if self.tabs.currentWidget() is self.pe_tab:
             return self.pe_tab.part()
         if self.tabs.currentWidget() is self.attention_stack:
             return self.attention_panel.view()
-        return "train"
+        return "other"
 
     def set_colormap(self, name: str) -> None:
         self.attention_panel.set_colormap(name)

@@ -167,7 +167,7 @@ def test_the_train_tab_and_an_empty_window_cannot_be_slides(qtbot, loaded, tmp_p
     win = loaded
     win.show_tab("Train")
     assert not win.lessons.save_slide(tmp_path / "l.json")
-    assert "Train tab cannot be a slide" in warnings[-1][2] and not (tmp_path / "l.json").exists()
+    assert "can be slides, not this tab" in warnings[-1][2] and not (tmp_path / "l.json").exists()
 
 
 def test_the_sample_lesson_fits_the_built_in_model():
