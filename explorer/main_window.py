@@ -36,7 +36,7 @@ from explorer.scroll import ColumnScrollArea
 from explorer.train_panel import TrainPanel
 from explorer.translate_panel import TranslatePanel
 from explorer.views.attention_panel import AttentionPanel
-from explorer.views.pe_view import PositionalEncodingView
+from explorer.views.pe_tab import PositionalTab
 from explorer.window_display import MIN_SIZE, WindowDisplay
 from explorer.window_export import export_attention, export_view
 from explorer.window_menus import build_menus, fill_recent_menu
@@ -75,7 +75,8 @@ class MainWindow(WindowDisplay, QMainWindow):
         self.translate_panel = TranslatePanel()
         self.info_panel = InfoPanel()
         self.attention_panel = AttentionPanel()
-        self.pe_view = PositionalEncodingView()
+        self.pe_tab = PositionalTab()  # the table and waves (pe_view), and the clock hands
+        self.pe_view, self.clock_view = self.pe_tab.table, self.pe_tab.clock
         self.empty_state = EmptyState()
 
         # The attention tab flips between the empty state and the panel rather than hiding the tab,
@@ -86,7 +87,7 @@ class MainWindow(WindowDisplay, QMainWindow):
         self.tabs = QTabWidget()
         self.tabs.setDocumentMode(True)
         self.tabs.addTab(self.attention_stack, "Attention")
-        self.tabs.addTab(self.pe_view, "Positional encoding")
+        self.tabs.addTab(self.pe_tab, "Positional encoding")
         self.train_panel = TrainPanel()
         self.add_tab(self.train_panel, "Train")
         self.workbench = Workbench()  # head importance, statistics over a test set, word alignment
@@ -225,8 +226,7 @@ class MainWindow(WindowDisplay, QMainWindow):
         name = model_display_name(info.path)
         self.setWindowTitle(f"{TITLE} — {name}")
         self.show_status(f"Loaded {name}")
-        self.pe_view.set_d_model(info.d_model)
-        self.pe_view.set_layout(info.pe_layout)
+        self.pe_tab.set_model(info)
         self.translate_panel.set_model_ready(True)
         if self._remember_recent and Path(info.path).is_dir():
             self.recent.add(info.path)
@@ -239,7 +239,7 @@ class MainWindow(WindowDisplay, QMainWindow):
         maps = translation.attention
         self.attention_panel.set_maps(maps)
         n_source = len(maps.source_tokens) if maps is not None else len(translation.source_pieces) + 1
-        self.pe_view.set_sentence_length(n_source)
+        self.pe_tab.set_sentence_length(n_source)
         self.attention_stack.setCurrentWidget(self.attention_panel)
         self._set_exports_enabled(maps is not None)
         self.presentation.show_translation(translation.text)

@@ -11,6 +11,7 @@ from PySide6.QtGui import QAction, QActionGroup, QKeySequence
 from PySide6.QtWidgets import QMainWindow, QMenu
 
 from explorer.formula_dock import install_formula_dock
+from explorer.lesson_player import install_lessons
 from explorer.live_tools import install_live_tools
 from explorer.step_tab import install_step_tab
 from explorer.views.colormaps import DEFAULT_COLORMAP, colormap_names
@@ -41,7 +42,7 @@ def build_menus(window) -> None:
         w, file_menu, "Export attention as NPZ/CSV…", w.export_attention, ["Ctrl+Shift+E"]
     )
     file_menu.addSeparator()
-    add_action(w, file_menu, "&Quit", w.close, ["Ctrl+Q"])
+    quit_action = add_action(w, file_menu, "&Quit", w.close, ["Ctrl+Q"])
 
     view_menu = w.menuBar().addMenu("&View")
     w.view_menu = view_menu
@@ -80,6 +81,7 @@ def build_menus(window) -> None:
         action.triggered.connect(lambda _=False, n=name: w.set_colormap(n))
         w.colormap_group.addAction(action)
         w.colormap_menu.addAction(action)
+    w.lessons = install_lessons(w, file_menu, before=quit_action)  # after the formula dock: see there
 
 
 def fill_recent_menu(window) -> None:

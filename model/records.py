@@ -230,6 +230,9 @@ class ModelInfo:
     origin: str = "native"  # "native" (trained here), "marian" (a Hugging Face folder) or "marian-import"
     d_ff: int = 0
     pe_layout: str = "interleaved"  # how the model lays out its sinusoids (ModelConfig.pe_layout)
+    # Sequences longer than this were skipped in training (TrainConfig.max_tokens_per_sentence, read from
+    # the folder's train_config.json), so positions >= it were never seen; 0 when the folder does not say.
+    max_train_length: int = 0
 
 
 @dataclass(frozen=True)
