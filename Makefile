@@ -9,7 +9,7 @@ ABLATE_RUNS ?= runs/ablate
 # bf16 autocast on CPUs that compute bf16 natively (AVX512-BF16/AMX): 1.3x faster here; `make CPU_AMP=` turns it off.
 CPU_AMP ?= $(shell $(PY) -c "from model.training.device import cpu_has_native_bf16 as f; print('--cpu-amp' if f() else '')" 2>/dev/null)
 
-.PHONY: test data-ding data-tatoeba default-model default-model-resume ship-default-model model-card ablations bench bundle bundle-check
+.PHONY: test data-ding data-tatoeba default-model default-model-resume ship-default-model model-card ablations bench bundle bundle-check bundle-smoke
 
 test:
 	QT_QPA_PLATFORM=offscreen $(PY) -m pytest
@@ -65,15 +65,22 @@ bench:
 
 # The desktop bundle (packaging/README.md): one folder with its own Python, CPU torch, Qt and the built-in
 # model, in packaging/dist/attention-explorer/. Build it where the CPU build of torch is installed (the
-# README's quick start): a CUDA torch would make it several GB. Minutes of CPU, so run at low priority.
+# README's quick start): a CUDA torch would make it several GB. It leaves out the library modules listed in
+# packaging/bundle-excludes.txt, measured for one torch version: after an upgrade, rerun
+# packaging/find_excludes.py. Minutes of CPU (an hour on a busy 2-core machine), so at low priority.
 BUNDLE = packaging/dist/attention-explorer
 bundle:
-	$(PY) -c "import sys, torch; torch.version.cuda and sys.exit('make bundle wants the CPU build of torch, not CUDA ' + torch.version.cuda)"
+	$(PY) -c "import sys, torch; v = torch.__version__; f = 'packaging/bundle-excludes.txt'; \
+	  torch.version.cuda and sys.exit('make bundle wants the CPU build of torch, not CUDA ' + torch.version.cuda); \
+	  f'torch {v},' in open(f).readline() or sys.exit(f'{f} was measured for another torch than {v}: run $(PY) packaging/find_excludes.py')"
 	$(PY) -m pip install -q "pyinstaller==6.22.3"
 	nice -n 10 $(PY) -m PyInstaller --noconfirm --clean --log-level WARN --distpath packaging/dist \
 	  --workpath packaging/build packaging/attention-explorer.spec
 	du -sh $(BUNDLE)
 
-# Run the built bundle from outside the source tree: translate, and a --screenshot whose PNG is checked.
-bundle-check:
+# Build the bundle, then run it from outside the source tree: translate, a --screenshot whose PNG is checked,
+# a few training steps. `make bundle-smoke` runs the same checks on the bundle already built.
+bundle-check: bundle bundle-smoke
+
+bundle-smoke:
 	ATTENTION_EXPLORER_BUNDLE=$(BUNDLE) QT_QPA_PLATFORM=offscreen $(PY) -m pytest -p no:cacheprovider -m slow tests/test_bundle.py

@@ -22,7 +22,7 @@ from functools import partial
 from model.records import KINDS
 
 CLI_COMMANDS = ("train", "translate", "evaluate", "info", "data", "average", "import-marian")
-VIEWS = ("grid", "head", "lines", "pe")
+VIEWS = ("grid", "head", "lines", "pe", "clock")
 LANGUAGE_CODES = ("en", "zh_CN")  # explorer.i18n.LANGUAGES; spelled out so the model commands never load Qt
 SCREENSHOT_TIMEOUT_MS = 300_000  # a generous cap so a hung load cannot keep CI waiting forever
 SETTLE_MS = 200  # lets pyqtgraph finish its deferred layout before the window is grabbed
@@ -61,7 +61,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--model", metavar="DIR", help="model folder to open (default: built-in)")
     parser.add_argument("--screenshot", metavar="OUT.png", help="save a PNG of the window and exit")
     parser.add_argument("--sentence", metavar="TEXT", help="sentence to translate first")
-    parser.add_argument("--view", choices=VIEWS, help="attention view to show, or 'pe'")
+    parser.add_argument("--view", choices=VIEWS, help="attention view to show, or 'pe' / 'clock' (positional encoding)")
     parser.add_argument("--kind", choices=KINDS, help="attention kind to show")
     parser.add_argument("--layer", type=_positive, metavar="N", help="layer to show, from 1")
     parser.add_argument("--head", type=_positive, metavar="N", help="head to show, from 1")
@@ -112,6 +112,9 @@ def run_gui(args: argparse.Namespace) -> int:
     app.setDesktopFileName("attention-explorer")  # lets Wayland docks match the .desktop file
     app.setWindowIcon(style.app_icon())
     style.apply_theme(app)
+    from explorer.gc_guard import MainThreadGC
+
+    app.gc_guard = MainThreadGC(app)  # no worker thread may collect the GUI's Qt objects (see gc_guard)
 
     from explorer.i18n import SETTINGS_KEY
     from explorer.language_menu import saved_language, set_language

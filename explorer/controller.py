@@ -23,8 +23,9 @@ class Controller(QObject):
     """Owns a :class:`ModelWorker` on its own QThread and keeps the latest ModelInfo / Translation."""
 
     model_loaded = Signal(object)  # ModelInfo of the model now in use
+    compare_loaded = Signal(object)  # ModelInfo of the model compared with, None when comparing stopped
     translation_ready = Signal(object)  # Translation answering the newest request only
-    error = Signal(str, str)  # kind ("load" / "translate"), message for a person
+    error = Signal(str, str)  # kind ("load" / "translate" / "compare"), message for a person
     no_default_model = Signal()  # the app has no built-in model: show the empty state
     busy_changed = Signal(bool)
     timing = Signal(str)  # e.g. "translated in 23 ms"
@@ -33,13 +34,17 @@ class Controller(QObject):
     # delivers them there in order, and the GUI thread returns at once.
     _request_default = Signal()
     _request_load = Signal(str)
-    _request_translate = Signal(int, str, int)
+    _request_translate = Signal(int, str, int, object)
+    _request_compare = Signal(str)
 
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self.info = None  # ModelInfo of the loaded model
         self.translation = None  # newest Translation shown
         self._latest_id = 0
+        # Heads removed from every translation until restored, (kind, layer, head) 0-based: the All heads
+        # grid's ablation sets them (explorer/ablation.py), and a new sentence keeps them removed.
+        self.removed_heads: tuple[tuple[str, int, int], ...] = ()
         self._busy = False
         self._thread = QThread()
         self._thread.setObjectName("model-worker")
@@ -49,6 +54,8 @@ class Controller(QObject):
         self._request_default.connect(self.worker.load_default_model)
         self._request_load.connect(self.worker.load_model)
         self._request_translate.connect(self.worker.translate)
+        self._request_compare.connect(self.worker.load_compare_model)
+        self.worker.compare_loaded.connect(self.compare_loaded)
         self.worker.model_loaded.connect(self._on_model_loaded)
         self.worker.translated.connect(self._on_translated)
         self.worker.failed.connect(self._on_failed)
@@ -87,8 +94,16 @@ class Controller(QObject):
         """Queue a translation and return its request id; only the newest id's answer is emitted."""
         self._latest_id += 1
         self.worker.latest_request_id = self._latest_id
-        self._request_translate.emit(self._latest_id, text, int(beam_size))
+        self._request_translate.emit(self._latest_id, text, int(beam_size), tuple(self.removed_heads))
         return self._latest_id
+
+    def load_compare_model(self, path: str) -> None:
+        """Compare every translation with the model folder at ``path`` (empty: stop comparing)."""
+        self._request_compare.emit(str(path))
+
+    def set_capture_beam(self, on: bool) -> None:
+        """Ask for every hypothesis of the final beam with each translation (the beam explorer is open)."""
+        self.worker.capture_beam = bool(on)
 
     def set_capture_vectors(self, on: bool) -> None:
         """Ask for every head's Q, K, V with each translation (the formula walkthrough is open)."""

@@ -8,6 +8,30 @@ from PySide6.QtWidgets import QDockWidget, QMainWindow, QMenu
 
 from explorer.views.formula_view import FormulaView
 
+BOTTOM_SHARE = 0.36  # of the window's height, for the dock under the maps
+SIDE_WIDTH = 300  # px the steps need beside the maps to stay readable (8 numbers in two or three lines)
+
+
+def place_formula_dock(window: QMainWindow, dock: QDockWidget) -> Qt.DockWidgetArea:
+    """Beside the maps when the window has the width for both, else under them in two columns.
+
+    At 1024 px the maps and the sentence column already need ~900 px (their minimum), so a dock
+    beside them squeezed the attention controls off the edge; under them, the maps keep the full
+    width and lose only height, and the steps' rows of numbers get the width they need.
+    """
+    view = dock.widget()
+    view.set_columns(1)  # measure the narrow layout's width
+    side = max(SIDE_WIDTH, view.minimumSizeHint().width())
+    needed = window.centralWidget().minimumSizeHint().width() + side
+    bottom = window.width() < needed + 40  # the splitter handles and the dock's frame
+    area = Qt.DockWidgetArea.BottomDockWidgetArea if bottom else Qt.DockWidgetArea.RightDockWidgetArea
+    if window.dockWidgetArea(dock) != area:
+        window.addDockWidget(area, dock)  # moves it
+    view.set_columns(2 if bottom else 1)
+    if bottom:
+        window.resizeDocks([dock], [round(BOTTOM_SHARE * window.height())], Qt.Orientation.Vertical)
+    return area
+
 
 def install_formula_dock(window: QMainWindow, menu: QMenu) -> QDockWidget:
     """Add the hidden 'Attention formula' dock to ``window`` and its toggle to ``menu``.
@@ -19,12 +43,21 @@ def install_formula_dock(window: QMainWindow, menu: QMenu) -> QDockWidget:
     dock = QDockWidget("Attention formula", window)
     dock.setObjectName("formula_dock")
     dock.setWidget(view)
+    dock.setAllowedAreas(Qt.DockWidgetArea.RightDockWidgetArea | Qt.DockWidgetArea.BottomDockWidgetArea)
     window.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, dock)
     dock.hide()
     action = dock.toggleViewAction()
     action.setText("Attention &formula")
     menu.addAction(action)
     controller, panel = window.controller, window.attention_panel
+
+    def on_toggled(on: bool) -> None:
+        if on and not dock.isFloating():
+            place_formula_dock(window, dock)
+
+    # Placed when opened (menu or a lesson's show()), not on every visibility change: hiding the
+    # window must not move a dock the user has put elsewhere meanwhile.
+    action.toggled.connect(on_toggled)
 
     def on_visible(visible: bool) -> None:
         controller.set_capture_vectors(visible)

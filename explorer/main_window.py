@@ -38,10 +38,11 @@ from explorer.scroll import ColumnScrollArea
 from explorer.train_panel import TrainPanel
 from explorer.translate_panel import TranslatePanel
 from explorer.views.attention_panel import AttentionPanel
-from explorer.views.pe_view import PositionalEncodingView
+from explorer.views.pe_tab import PositionalTab
 from explorer.window_display import MIN_SIZE, WindowDisplay
 from explorer.window_export import export_attention, export_view
 from explorer.window_menus import build_menus, fill_recent_menu
+from explorer.workbench import Workbench
 
 TITLE = "Attention Explorer"
 TRANSLATE_FAILED = "No attention to show: the sentence could not be translated"
@@ -76,7 +77,8 @@ class MainWindow(WindowDisplay, QMainWindow):
         self.translate_panel = TranslatePanel()
         self.info_panel = InfoPanel()
         self.attention_panel = AttentionPanel()
-        self.pe_view = PositionalEncodingView()
+        self.pe_tab = PositionalTab()  # the table and waves (pe_view), and the clock hands
+        self.pe_view, self.clock_view = self.pe_tab.table, self.pe_tab.clock
         self.empty_state = EmptyState()
 
         # The attention tab flips between the empty state and the panel rather than hiding the tab,
@@ -87,9 +89,11 @@ class MainWindow(WindowDisplay, QMainWindow):
         self.tabs = QTabWidget()
         self.tabs.setDocumentMode(True)
         self.tabs.addTab(self.attention_stack, "Attention")
-        self.tabs.addTab(self.pe_view, "Positional encoding")
+        self.tabs.addTab(self.pe_tab, "Positional encoding")
         self.train_panel = TrainPanel()
         self.add_tab(self.train_panel, "Train")
+        self.workbench = Workbench()  # head importance, statistics over a test set, word alignment
+        self.add_tab(self.workbench, "Workbench")
 
         # The sentence column scrolls rather than demanding height: at 1024 × 768 with a large font
         # its contents are taller than the screen, and a minimum height would push the window off it.
@@ -148,6 +152,8 @@ class MainWindow(WindowDisplay, QMainWindow):
         self.empty_state.train_clicked.connect(self.request_train)
         self.attention_panel.controls.colormap_changed.connect(self.sync_colormap)
         self.train_panel.open_requested.connect(self.open_trained)
+        c.model_loaded.connect(self.workbench.set_model)
+        c.translation_ready.connect(self.workbench.set_translation)
 
     def showEvent(self, event) -> None:
         super().showEvent(event)
@@ -230,8 +236,7 @@ class MainWindow(WindowDisplay, QMainWindow):
         name = model_display_name(info.path)
         self.setWindowTitle(tr("Attention Explorer — {name}", name=name))
         self.show_status(tr("Loaded {name}", name=name))
-        self.pe_view.set_d_model(info.d_model)
-        self.pe_view.set_layout(info.pe_layout)
+        self.pe_tab.set_model(info)
         self.translate_panel.set_model_ready(True)
         if self._remember_recent and Path(info.path).is_dir():
             self.recent.add(info.path)
@@ -244,7 +249,7 @@ class MainWindow(WindowDisplay, QMainWindow):
         maps = translation.attention
         self.attention_panel.set_maps(maps)
         n_source = len(maps.source_tokens) if maps is not None else len(translation.source_pieces) + 1
-        self.pe_view.set_sentence_length(n_source)
+        self.pe_tab.set_sentence_length(n_source)
         self.attention_stack.setCurrentWidget(self.attention_panel)
         self._set_exports_enabled(maps is not None)
         self.presentation.show_translation(translation.text)
@@ -310,5 +315,6 @@ class MainWindow(WindowDisplay, QMainWindow):
                 return
         # No QThread may outlive the window: Qt aborts the process if one is destroyed running.
         self.train_panel.shutdown()  # stops a run after its final checkpoint, then joins the thread
+        self.workbench.shutdown()  # cancels an analysis, then joins its thread
         self.controller.shutdown()
         super().closeEvent(event)

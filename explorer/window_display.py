@@ -12,6 +12,8 @@ from explorer import style
 from explorer.retranslate import english_source
 
 ATTENTION_VIEWS = ("head", "grid", "lines")
+PE_VIEWS = ("pe", "clock")
+VIEWS = ATTENTION_VIEWS + PE_VIEWS
 DEFAULT_SIZE = QSize(1600, 1000)
 # An explicit minimum: without one, Qt raises the window's minimum to whatever its widgets ask for and
 # grows the window past the screen (a larger font, a wide tab); with it, the widgets make do.
@@ -45,14 +47,23 @@ class WindowDisplay:
         return fitted
 
     def show_view(self, view: str) -> None:
-        """'head', 'grid' or 'lines' (the attention panel) or 'pe' (the positional-encoding tab)."""
-        if view not in ATTENTION_VIEWS + ("pe",):
-            raise ValueError(f"unknown view {view!r}; expected one of {ATTENTION_VIEWS + ('pe',)}")
-        if view == "pe":
-            self.tabs.setCurrentWidget(self.pe_view)
+        """'head', 'grid' or 'lines' (the attention panel), 'pe' or 'clock' (the positional-encoding tab)."""
+        if view not in VIEWS:
+            raise ValueError(f"unknown view {view!r}; expected one of {VIEWS}")
+        if view in PE_VIEWS:
+            self.pe_tab.show_part(view)
+            self.tabs.setCurrentWidget(self.pe_tab)
             return
         self.attention_panel.set_view(view)
         self.tabs.setCurrentWidget(self.attention_stack)
+
+    def current_view(self) -> str:
+        """The view shown now, one of VIEWS ('other' on another tab: Train, Steps)."""
+        if self.tabs.currentWidget() is self.pe_tab:
+            return self.pe_tab.part()
+        if self.tabs.currentWidget() is self.attention_stack:
+            return self.attention_panel.view()
+        return "other"
 
     def set_colormap(self, name: str) -> None:
         self.attention_panel.set_colormap(name)
@@ -73,7 +84,7 @@ class WindowDisplay:
         self.translate_panel.set_font_scale(self._font_scale)
         self.empty_state.set_font_scale(self._font_scale)
         self.attention_panel.set_font_scale(self._font_scale)
-        self.pe_view.set_font_scale(self._font_scale)
+        self.pe_tab.set_font_scale(self._font_scale)
         self.step_view.set_font_scale(self._font_scale)
         self.train_panel.set_font_scale(self._font_scale)
 

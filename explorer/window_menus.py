@@ -12,6 +12,8 @@ from PySide6.QtWidgets import QMainWindow, QMenu
 
 from explorer.formula_dock import install_formula_dock
 from explorer.i18n import tr
+from explorer.lesson_player import install_lessons
+from explorer.live_tools import install_live_tools
 from explorer.step_tab import install_step_tab
 from explorer.views.colormaps import DEFAULT_COLORMAP, colormap_names
 
@@ -30,7 +32,7 @@ def add_action(window: QMainWindow, menu: QMenu, text: str, slot, shortcuts=(),
 def build_menus(window) -> None:
     """Build the File and View menus of ``window`` (a MainWindow) and keep their actions on it."""
     w = window
-    file_menu = w.menuBar().addMenu("&File")
+    file_menu = w.file_menu = w.menuBar().addMenu("&File")
     w.open_action = add_action(w, file_menu, "&Open model folder…", w.choose_model, ["Ctrl+O"])
     w.recent_menu = file_menu.addMenu("Open &recent")
     w.recent_menu.aboutToShow.connect(lambda: fill_recent_menu(w))
@@ -41,7 +43,7 @@ def build_menus(window) -> None:
         w, file_menu, "Export attention as NPZ/CSV…", w.export_attention, ["Ctrl+Shift+E"]
     )
     file_menu.addSeparator()
-    add_action(w, file_menu, "&Quit", w.close, ["Ctrl+Q"])
+    quit_action = add_action(w, file_menu, "&Quit", w.close, ["Ctrl+Q"])
 
     view_menu = w.menuBar().addMenu("&View")
     w.view_menu = view_menu
@@ -66,8 +68,11 @@ def build_menus(window) -> None:
     # so the window holds these too.
     w.addActions([w.presentation_action, w.full_screen_action, w.zoom_in_action,
                   w.zoom_out_action, w.reset_zoom_action])
+    w.workbench_action = add_action(w, view_menu, "Research &workbench", lambda: w.show_tab("Workbench"),
+                                    ["Ctrl+Shift+W"])
     w.formula_dock = install_formula_dock(w, view_menu)  # lecture mode: eq. (1) for a clicked cell
     w.step_view = install_step_tab(w, view_menu)  # lecture mode: the decoding one step at a time
+    w.live_tools = install_live_tools(w)  # head ablation, View › Beam hypotheses, File › Compare with model…
     view_menu.addSeparator()
     w.colormap_menu = view_menu.addMenu("&Colour map")
     w.colormap_group = QActionGroup(w)
@@ -78,6 +83,7 @@ def build_menus(window) -> None:
         action.triggered.connect(lambda _=False, n=name: w.set_colormap(n))
         w.colormap_group.addAction(action)
         w.colormap_menu.addAction(action)
+    w.lessons = install_lessons(w, file_menu, before=quit_action)  # after the formula dock: see there
 
 
 def fill_recent_menu(window) -> None:

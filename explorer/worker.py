@@ -26,6 +26,7 @@ UNEXPECTED = "Unexpected error"  # starts the message of a failure that is not t
 # Values of the ``kind`` argument of ``failed``.
 LOAD = "load"
 TRANSLATE = "translate"
+COMPARE = "compare"  # loading the second model of File › Compare with model…
 NO_DEFAULT = "no_default"  # no built-in model exists: not an error, the window shows its empty state
 
 
@@ -49,6 +50,7 @@ class ModelWorker(QObject):
     """Loads a model and translates with it; lives on a QThread (see ``explorer.controller``)."""
 
     model_loaded = Signal(object)  # model.records.ModelInfo
+    compare_loaded = Signal(object)  # ModelInfo of the second model (File › Compare with model…), None: closed
     translated = Signal(object)  # model.records.Translation, request_id set
     failed = Signal(str, str, int)  # kind (LOAD / TRANSLATE / NO_DEFAULT), message, request_id
     busy = Signal(bool)
@@ -66,6 +68,10 @@ class ModelWorker(QObject):
         self.capture_vectors = False
         # Likewise while the step-by-step tab is shown: the search's steps, one more decoder pass.
         self.capture_steps = False
+        # The research workbench (the same handoff): every hypothesis of the final beam while the beam
+        # explorer is open; a second model to compare with (set on this thread by ``load_compare_model``).
+        self.capture_beam = False
+        self._compare = None
 
     @property
     def has_model(self) -> bool:
@@ -104,9 +110,32 @@ class ModelWorker(QObject):
         finally:
             self.busy.emit(False)
 
-    @Slot(int, str, int)
-    def translate(self, request_id: int, text: str, beam_size: int) -> None:
-        """Translate ``text``; the Translation carries ``request_id`` so stale results can be dropped."""
+    @Slot(str)
+    def load_compare_model(self, path: str) -> None:
+        """Load a second model to compare with (empty path: stop comparing)."""
+        if not path:
+            self._compare = None
+            self.compare_loaded.emit(None)
+            return
+        self.busy.emit(True)
+        try:
+            from model.checkpoint import load_model
+
+            loaded = load_model(path, device="cpu")
+            info = loaded.info()
+        except Exception as exc:  # noqa: BLE001
+            self.failed.emit(COMPARE, _message(exc), 0)
+        else:
+            self._compare = loaded
+            self.compare_loaded.emit(info)
+        finally:
+            self.busy.emit(False)
+
+    @Slot(int, str, int, object)
+    def translate(self, request_id: int, text: str, beam_size: int, removed: tuple = ()) -> None:
+        """Translate ``text``; the Translation carries ``request_id`` so stale results can be dropped.
+
+        ``removed``: heads to ablate, (kind, layer, head) 0-based (model/decoding/ablation.py)."""
         if request_id < self.latest_request_id:
             return  # superseded while it waited in the queue; the newer request will answer
         if self._loaded is None:
@@ -115,11 +144,18 @@ class ModelWorker(QObject):
         self.busy.emit(True)
         start = time.perf_counter()
         try:
-            from model.decoding.decode import translate
+            if removed or self.capture_beam or self._compare is not None:
+                from model.decoding.workbench import translate_more
 
-            # Attention capture is on by default; it is what every view draws.
-            result = translate(self._loaded, text, beam_size=beam_size, request_id=request_id,
-                               capture_vectors=self.capture_vectors, capture_steps=self.capture_steps)
+                result = translate_more(self._loaded, text, beam_size, request_id, tuple(removed or ()),
+                                        self.capture_beam, self._compare, self.capture_vectors,
+                                        self.capture_steps)
+            else:
+                from model.decoding.decode import translate
+
+                # Attention capture is on by default; it is what every view draws.
+                result = translate(self._loaded, text, beam_size=beam_size, request_id=request_id,
+                                   capture_vectors=self.capture_vectors, capture_steps=self.capture_steps)
         except Exception as exc:  # noqa: BLE001
             self.failed.emit(TRANSLATE, _message(exc), request_id)
         else:

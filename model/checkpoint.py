@@ -32,6 +32,7 @@ from model.tokenizer import Tokenizer
 from model.transformer import Transformer
 
 CONFIG, WEIGHTS, SPM, STATE, LATEST = "config.json", "model.safetensors", "spm.model", "train_state.pt", "LATEST"
+TRAIN_CONFIG = "train_config.json"  # the run's TrainConfig, saved beside each checkpoint by model.training
 FORMAT = "attention-explorer/1"
 FLOAT_DTYPES = {"F16", "BF16", "F32", "F64"}
 REPO_ROOT = Path(__file__).resolve().parents[1]  # the checkout (tests, benchmarks); not where an install keeps data
@@ -106,6 +107,7 @@ class LoadedModel:
     int8_search: bool = True
     # That copy, built on first use by model.decoding.int8.search_copy (False: unavailable here).
     search_cache: object = field(default=None, repr=False, compare=False)
+    max_train_length: int = 0  # see training_length; kept out of meta, which a re-save writes back
 
     def info(self) -> ModelInfo:
         return ModelInfo(path=str(self.path), config=tuple(self.config.to_dict().items()),
@@ -113,7 +115,20 @@ class LoadedModel:
                          device=self.device, d_model=self.config.d_model, n_layers=self.config.n_layers,
                          n_heads=self.config.n_heads, note=str(self.meta.get("note", "")),
                          origin=str(self.meta.get("origin", "native")), d_ff=self.config.d_ff,
-                         pe_layout=self.config.pe_layout)
+                         pe_layout=self.config.pe_layout,
+                         max_train_length=self.max_train_length)
+
+
+def training_length(folder: Path) -> int:
+    """The longest sequence the run that wrote ``folder`` trained on (its TrainConfig's
+    max_tokens_per_sentence: longer pairs were skipped); 0 when the folder has no readable
+    train_config.json. Only a hint for the window's positional-encoding marks, so it never fails."""
+    try:
+        data = json.loads((folder / TRAIN_CONFIG).read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError):
+        return 0
+    value = data.get("max_tokens_per_sentence") if isinstance(data, dict) else None
+    return value if isinstance(value, int) and not isinstance(value, bool) and value > 0 else 0
 
 
 def read_config(folder: Path) -> tuple[ModelConfig, dict]:
@@ -201,7 +216,8 @@ def load_model(path: Path | str, device: str = "cpu") -> LoadedModel:
     except (SafetensorError, OSError, ValueError) as exc:
         raise CheckpointError(f"{folder / WEIGHTS} is corrupt or truncated ({exc})") from None
     model = build_model(cfg, tensors, WEIGHTS).to(device).eval()
-    return LoadedModel(model, tokenizer, cfg, folder, device, data.get("meta", {}))
+    return LoadedModel(model, tokenizer, cfg, folder, device, data.get("meta", {}),
+                       max_train_length=training_length(folder))
 
 
 def load_hf_marian(folder: Path, hf: dict, device: str = "cpu") -> LoadedModel:

@@ -196,6 +196,11 @@ class Translation:
     unknown_pieces: int = 0  # source pieces the vocabulary lacks (<unk>): emoji, scripts it never saw
     vectors: AttentionVectors | None = None  # per-head Q, K, V: only when the walkthrough asked for them
     steps: DecodeSteps | None = None  # the search step by step: only when the step view asked for it
+    # The research workbench (model/workbench_records.py): the same sentence with every head, when heads
+    # were removed; every hypothesis of the final beam, when asked for; a second model beside this one.
+    unablated: Translation | None = None
+    beam: object | None = None  # BeamHypotheses
+    comparison: object | None = None  # Comparison
 
     def unknown_note(self) -> str:
         """'3 of 9 pieces are unknown to this model …' when the source had pieces the model cannot read.
@@ -225,6 +230,9 @@ class ModelInfo:
     origin: str = "native"  # "native" (trained here), "marian" (a Hugging Face folder) or "marian-import"
     d_ff: int = 0
     pe_layout: str = "interleaved"  # how the model lays out its sinusoids (ModelConfig.pe_layout)
+    # Sequences longer than this were skipped in training (TrainConfig.max_tokens_per_sentence, read from
+    # the folder's train_config.json), so positions >= it were never seen; 0 when the folder does not say.
+    max_train_length: int = 0
 
 
 @dataclass(frozen=True)

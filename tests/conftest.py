@@ -32,6 +32,19 @@ def tiny_model_dir(tmp_path_factory) -> Path:
 
 
 @pytest.fixture(scope="session")
+def reverse_model_dir(tmp_path_factory) -> Path:
+    """The tiny preset trained well on 'reverse' (400 steps of the task's demo settings, one thread): its
+    last-layer cross-attention is the anti-diagonal. ~10 s on an idle machine, minutes on a busy one, so
+    only ``slow`` tests use it."""
+    from model.checkpoint import resolve
+    from model.training.tasks import DEMO_SETTINGS
+    settings = dict(DEMO_SETTINGS["reverse"], probe_every=0, checkpoint_every=0, keep_checkpoints=1,
+                    task_size=5000, threads=1, report_every=100)
+    del settings["max_steps"]
+    return resolve(train_tiny(tmp_path_factory.mktemp("reverse-model"), steps=400, **settings))
+
+
+@pytest.fixture(scope="session")
 def marian_model(tmp_path_factory):
     """(a tiny random transformers MarianMTModel, its save_pretrained folder with safetensors, the same
     with pytorch_model.bin); skips where the ``marian`` extra (transformers) is not installed."""

@@ -40,7 +40,7 @@ EXPECTED = {
     "I love apples.": "Ich liebe Äpfel.",
     "Where is the station?": "Wo ist der Bahnhof?",
     "I have no time.": "Ich habe keine Zeit.",
-    "The weather is nice today.": "Das Wetter ist heute schön.",
+    "The weather is nice today.": "Heute ist das Wetter schön.",
     "Good morning!": "Guten Morgen!",
     "She drinks coffee every morning.": "Sie trinkt jeden Morgen Kaffee.",
 }

@@ -32,3 +32,22 @@ def test_the_translations_are_package_data():
     assert {p.suffix for p in shipped} == {".ts", ".qm"}
     for path in shipped:
         assert any(path.relative_to(ROOT / "assets").match(g) for g in globs), path
+
+
+def test_the_bundle_keeps_every_module_the_app_imports():
+    """packaging/bundle-excludes.txt leaves library modules out of the desktop bundle; one the app imports
+    (after a torch or Qt upgrade, say) would make the bundle fail at start, found only after an hour's
+    build. The app's modules are imported in a fresh process, so nothing the tests load counts."""
+    import os
+    import subprocess
+    import sys
+
+    code = ("import sys, explorer.app, explorer.main_window, explorer.worker, explorer.train_worker, "
+            "model.training.train, model.checkpoint, model.decoding, model.cli; print(*sorted(sys.modules))")
+    loaded = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True,
+                            env={**os.environ, "QT_QPA_PLATFORM": "offscreen"}).stdout.split()
+    assert "torch" in loaded and "PySide6.QtWidgets" in loaded  # the imports above reached both libraries
+    lines = (ROOT / "packaging" / "bundle-excludes.txt").read_text(encoding="utf-8").splitlines()
+    skipped = {line for line in lines if line and not line.startswith("#")}
+    dropped = [m for m in loaded if any(m == s or m.startswith(s + ".") for s in skipped)]
+    assert not dropped, f"excluded from the bundle but imported: {dropped[:5]}; run packaging/find_excludes.py"

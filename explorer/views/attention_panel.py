@@ -250,21 +250,26 @@ class AttentionPanel(PanelExport, KeyboardNavigation, QtWidgets.QWidget):
         which = tr("mean of {n} heads", n=maps.n_heads) if mean else tr("head {h}", h=head + 1)
         kind_title = tr(KIND_TITLES[kind])
         title = self._title = tr("{kind} — layer {layer}, {which}", kind=kind_title, layer=layer + 1, which=which)
+        removed = not mean and maps.is_removed(kind, layer, head)
+        if removed:  # its zeros are no weights (explorer/ablation.py): hatched all over, like a mask
+            title = self._title = tr("{title} — REMOVED (ablated)", title=title)
+        shown_masked = np.ones_like(masked) if removed else masked
         matrix = self.current_matrix()
         row_title, col_title = (tr(t) for t in AXIS_TITLES[kind])
-        self.heatmap.set_matrix(matrix, rows, cols, masked=masked if masked.any() else None,
+        self.heatmap.set_matrix(matrix, rows, cols, masked=shown_masked if shown_masked.any() else None,
                                 title=title, row_title=row_title, col_title=col_title)
         if self._grid_shows != (id(maps), kind):  # the mosaic depends on the kind alone, not layer/head
             self.grid.set_maps(maps.of_kind(kind), masked if masked.any() else None, title=kind_title)
+            self.grid.set_removed({(a, b) for k, a, b in maps.removed if k == kind})
             self._grid_shows = (id(maps), kind)
         # The mosaic shows every head; its title says which one the outline marks.
         self.grid.set_title(tr("{kind}: layer {layer} {which} outlined", kind=kind_title, layer=layer + 1, which=which))
         self.grid.set_selected(layer, None if mean else head)
         self.lines.set_layer(maps.of_kind(kind)[layer], rows, cols, *(tr(t) for t in LINE_TITLES[kind]))
         self.lines.set_heads(range(maps.n_heads) if mean else {head})
-        stats = head_statistics(matrix, masked, cols)
+        stats = tr("removed (ablated)") if removed else format_statistics(head_statistics(matrix, masked, cols))
         head_name = tr("Layer {layer}, {which}:", layer=layer + 1, which=which)
-        self._stats_text = f"{head_name}   {format_statistics(stats)}"
+        self._stats_text = f"{head_name}   {stats}"
         if not self._busy:
             self.stats_label.setText(unbreakable(self._stats_text))
 

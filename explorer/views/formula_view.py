@@ -17,7 +17,6 @@ from PySide6.QtWidgets import (
     QButtonGroup,
     QCheckBox,
     QGridLayout,
-    QHBoxLayout,
     QLabel,
     QPushButton,
     QScrollArea,
@@ -26,6 +25,7 @@ from PySide6.QtWidgets import (
 )
 
 from explorer.i18n import again, tr
+from explorer.views.flow_layout import FlowLayout
 from model.analysis.walkthrough import FormulaRow, formula_row, hand_example
 from model.records import KIND_TITLES, AttentionMaps, AttentionVectors
 
@@ -82,21 +82,19 @@ class FormulaView(QWidget):
         self.unscaled_box.toggled.connect(self._render)
         self.show_all_box = QCheckBox("show all")
         self.show_all_box.toggled.connect(self._render)
-        # Two short rows rather than one long one: the dock must fit beside the maps on a 1024-px projector.
-        pages_row, toggles_row = QHBoxLayout(), QHBoxLayout()
-        for row, widgets in ((pages_row, (self.hand_button, self.sentence_button)),
-                             (toggles_row, (self.unscaled_box, self.show_all_box))):
-            for w in widgets:
-                row.addWidget(w)
-            row.addStretch(1)
+        # One row that wraps: beside the maps the dock is narrow (two short rows), under them it is wide.
+        controls = QWidget()
+        flow = FlowLayout(controls, spacing=6)
+        flow.setContentsMargins(0, 0, 0, 0)
+        for w in (self.hand_button, self.sentence_button, self.unscaled_box, self.show_all_box):
+            flow.addWidget(w)
 
         self.title = QLabel()
         self.title.setWordWrap(True)
         mono = QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont)
-        grid = QGridLayout()
         self.formulas: dict[str, QLabel] = {}
         self.numbers: dict[str, QLabel] = {}
-        for r, (step, formula) in enumerate(STEPS):
+        for step, formula in STEPS:
             self.formulas[step] = QLabel(formula)
             self.formulas[step].setWordWrap(True)
             self.formulas[step].setStyleSheet("font-weight: bold")
@@ -104,24 +102,42 @@ class FormulaView(QWidget):
             self.numbers[step].setFont(mono)
             self.numbers[step].setWordWrap(True)
             self.numbers[step].setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-            # The formula above its numbers, not beside them: the dock stays narrow next to the maps.
-            grid.addWidget(self.formulas[step], 2 * r, 0)
-            grid.addWidget(self.numbers[step], 2 * r + 1, 0)
-            grid.setRowMinimumHeight(2 * r + 1, 0)
         body = QWidget()
         inner = QVBoxLayout(body)
         inner.addWidget(self.title)
-        inner.addLayout(grid)
+        self._inner, self._grid_box = inner, None
+        self.set_columns(1)
         inner.addStretch(1)
         scroll = QScrollArea()
         scroll.setWidgetResizable(True)
         scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         scroll.setWidget(body)
         layout = QVBoxLayout(self)
-        layout.addLayout(pages_row)
-        layout.addLayout(toggles_row)
+        layout.addWidget(controls)
         layout.addWidget(scroll)
         self.show_page(HAND)
+
+    def set_columns(self, columns: int) -> None:
+        """Lay the steps out in ``columns`` columns, in order down each: 1 beside the maps (a narrow
+        dock), 2 under them (a wide, short dock on a 1024 × 768 projector)."""
+        self.columns = max(1, int(columns))
+        box = QWidget()
+        grid = QGridLayout(box)
+        grid.setContentsMargins(0, 0, 0, 0)
+        per_column = -(-len(STEPS) // self.columns)
+        for n, (step, _) in enumerate(STEPS):
+            # The formula above its numbers, not beside them: each column stays narrow.
+            row, col = 2 * (n % per_column), n // per_column
+            grid.addWidget(self.formulas[step], row, col)
+            grid.addWidget(self.numbers[step], row + 1, col)
+            grid.setRowMinimumHeight(row + 1, 0)
+        # The labels move to the new box as they are added; the old, empty box goes.
+        if self._grid_box is None:
+            self._inner.insertWidget(1, box)
+        else:
+            self._inner.replaceWidget(self._grid_box, box)
+            self._grid_box.deleteLater()
+        self._grid_box = box
 
     # -- inputs ------------------------------------------------------------------------------------
 
@@ -150,6 +166,10 @@ class FormulaView(QWidget):
 
     def row(self) -> FormulaRow | None:
         return self._row
+
+    def cell(self) -> tuple[int, int] | None:
+        """The (query, key) worked on the sentence page; None on the hand example (a lesson saves it)."""
+        return self._cell if self.page == SENTENCE else None
 
     # -- drawing -----------------------------------------------------------------------------------
 

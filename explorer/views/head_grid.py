@@ -17,6 +17,7 @@ from explorer.i18n import tr
 from explorer.views.colormaps import DEFAULT_COLORMAP, map_to_rgba
 from explorer.views.heatmap import BASE_POINT_SIZE, set_fitted_title
 from explorer.views.mask_overlay import MASK_FILL
+from explorer.views.removed_tiles import RemovedMarks, paint_removed
 from explorer.views.token_axis import TokenAxis
 
 SELECTION_COLOR = "#ff3b30"
@@ -26,11 +27,13 @@ class HeadGridView(QtWidgets.QWidget):
     """Rows are layers, columns are heads; click a thumbnail to open it (``head_clicked``)."""
 
     head_clicked = Signal(int, int)  # (layer, head), 0-based
+    head_menu_requested = Signal(int, int, object)  # (layer, head), the QPoint (global) of a right-click
 
     def __init__(self, parent=None) -> None:
         super().__init__(parent)
         self._maps = np.zeros((0, 0, 0, 0), dtype=np.float32)
         self._masked: np.ndarray | None = None
+        self._removed: set[tuple[int, int]] = set()  # ablated heads (layer, head): drawn as removed
         self._cmap_name = DEFAULT_COLORMAP
         self._selected: tuple[int, int | None] | None = None
         self._gap = (0, 0)
@@ -56,6 +59,7 @@ class HeadGridView(QtWidgets.QWidget):
         self._outline.setZValue(10)
         self._outline.hide()
         self.plot.addItem(self._outline)
+        self._removed_marks = RemovedMarks(self.plot)
         self.canvas.scene().sigMouseClicked.connect(self._on_mouse_clicked)
         self.canvas.scene().sigMouseMoved.connect(self._on_mouse_moved)
         self.canvas.installEventFilter(self)  # the pointer leaving the plot resets the read-out
@@ -95,6 +99,16 @@ class HeadGridView(QtWidgets.QWidget):
         self.plot.vb.setRange(xRange=(-0.5, n_heads - 0.5), yRange=(-0.5, n_layers - 0.5), padding=0.01)
         if self._selected is not None:
             self.set_selected(*self._selected)
+
+    def set_removed(self, heads) -> None:
+        """Draw these (layer, head) tiles as removed (ablated) instead of with their maps."""
+        heads = {(int(a), int(b)) for a, b in heads}
+        if heads != self._removed:
+            self._removed = heads
+            self._render()
+
+    def removed(self) -> set[tuple[int, int]]:
+        return set(self._removed)
 
     def set_selected(self, layer: int, head: int | None) -> None:
         """Outline one thumbnail, or the whole layer when ``head`` is None (mean over heads)."""
@@ -182,6 +196,9 @@ class HeadGridView(QtWidgets.QWidget):
         mosaic = tiles.transpose(0, 2, 1, 3).reshape(n_layers * (q + gq), n_heads * (k + gk))
         rgba = map_to_rgba(np.where(mosaic > 1.5, 0.0, mosaic), self._cmap_name)
         rgba[mosaic > 1.5] = (MASK_FILL.red(), MASK_FILL.green(), MASK_FILL.blue(), 255)
+        n_removed = {(a, b) for a, b in self._removed if a < n_layers and b < n_heads}
+        paint_removed(rgba, n_removed, (q + gq, k + gk), (gq // 2, gk // 2), (q, k))
+        self._removed_marks.set_tiles(n_removed, 0.5 * k / (k + gk), 0.5 * q / (q + gq))
         self.image.setImage(rgba, autoLevels=False)
         self.image.setRect(QtCore.QRectF(-0.5, -0.5, n_heads, n_layers))
 
@@ -196,6 +213,9 @@ class HeadGridView(QtWidgets.QWidget):
     def _on_mouse_clicked(self, event) -> None:
         tile = self.tile_at_scene_pos(event.scenePos())
         if tile is None:
+            return
+        if event.button() == QtCore.Qt.MouseButton.RightButton:  # the ablation menu (explorer/ablation.py)
+            self.head_menu_requested.emit(*tile, event.screenPos().toPoint())
             return
         self.set_selected(*tile)
         self.head_clicked.emit(*tile)
@@ -214,7 +234,10 @@ class HeadGridView(QtWidgets.QWidget):
             self.readout.setText(tr("Click a head to open it"))
             return
         layer, head = tile
+        if tile in self._removed:
+            self.readout.setText(f"Layer {layer + 1}, head {head + 1} — removed (right-click to restore)")
+            return
         tile_values = self.thumbnail_array(layer, head)
         peak = np.nanmax(tile_values) if np.isfinite(tile_values).any() else 0.0
-        self.readout.setText(tr("Layer {layer}, head {head} — max weight {peak:.3f} (click to open)",
+        self.readout.setText(tr("Layer {layer}, head {head} — max weight {peak:.3f} (click to open, right-click to remove)",  # noqa: E501
                                 layer=layer + 1, head=head + 1, peak=float(peak)))

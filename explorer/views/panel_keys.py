@@ -1,6 +1,8 @@
 """Keyboard navigation of the attention panel: Left/Right = head, Up/Down = layer, PageUp/PageDown =
 attention kind, M = mean over heads. A mixin of AttentionPanel (which provides ``set_state`` and its
-state fields), apart because the key plumbing has nothing to do with what the views draw.
+state fields), apart because the key plumbing has nothing to do with what the views draw. While a
+lesson plays, PageUp/PageDown never get here: the lesson player (explorer/lesson_player.py) takes them
+first, for its slides.
 """
 
 from __future__ import annotations

@@ -5,6 +5,11 @@ target word's attention is the mean of its pieces' rows, a source word's the sum
 columns, and each target word is linked to the source word it attends to most. Links are written the
 Pharaoh way, ``source-target`` with 0-based word indices. AER, precision and recall follow Och & Ney
 2003, with sure links S counted as possible too (S ⊆ P).
+
+Row t of the cross-attention is the decoder step that *produces* target piece t, before it has seen it.
+Chen et al. 2020 ("Accurate Word Alignment Induction from Neural Machine Translation", Shift-Att) read
+instead the step that takes piece t as its input, row t + 1, which aligns better in a trained model:
+``shift=True``. A word whose pieces have no following step (the translation was cut off) gets no link.
 """
 
 from __future__ import annotations
@@ -34,8 +39,9 @@ def word_ids(pieces: tuple[str, ...] | list[str]) -> list[int]:
     return out
 
 
-def align(cross: np.ndarray, source_pieces, target_pieces) -> set[Link]:
-    """cross: (T, S) weights, row t producing target_pieces[t] and column s reading source_pieces[s]."""
+def align(cross: np.ndarray, source_pieces, target_pieces, shift: bool = False) -> set[Link]:
+    """cross: (T, S) weights, row t producing target_pieces[t] and column s reading source_pieces[s];
+    shift: read row t + 1 for piece t (Chen et al. 2020)."""
     src_w, tgt_w = word_ids(source_pieces), word_ids(target_pieces)
     n_src, n_tgt = max(src_w, default=-1) + 1, max(tgt_w, default=-1) + 1
     if n_src == 0:
@@ -46,9 +52,11 @@ def align(cross: np.ndarray, source_pieces, target_pieces) -> set[Link]:
         if word >= 0:
             by_src[:, word] += w[:, s]
     links = set()
+    step = 1 if shift else 0
     for word in range(n_tgt):
-        rows = [t for t, x in enumerate(tgt_w) if x == word]
-        links.add((int(by_src[rows].mean(0).argmax()), word))
+        rows = [t + step for t, x in enumerate(tgt_w) if x == word and t + step < w.shape[0]]
+        if rows:
+            links.add((int(by_src[rows].mean(0).argmax()), word))
     return links
 
 

@@ -17,13 +17,12 @@ Removed (ablated) heads have no weights: their statistics are NaN.
 from __future__ import annotations
 
 import unicodedata
-from dataclasses import dataclass
 
 import numpy as np
 
 from model.records import KINDS, AttentionMaps
+from model.research_records import STATS, HeadTable  # noqa: F401 - HeadTable re-exported
 
-STATS = ("entropy", "confidence", "distance", "previous", "same", "next", "eos", "punctuation")
 EOS = "</s>"
 WORD_START = "▁"  # SentencePiece marks a piece that starts a word with it
 
@@ -73,39 +72,6 @@ def sentence_statistics(maps: AttentionMaps) -> dict[str, np.ndarray]:
                                       else map_statistics(arr[layer, head], cols))
         out[kind] = stats
     return out
-
-
-@dataclass(frozen=True)
-class HeadTable:
-    """Statistics averaged over ``sentences`` sentences: ``values[kind]`` is (L, H, len(STATS))."""
-
-    values: dict
-    sentences: int
-
-    def rows(self) -> list[dict]:
-        """One dict per head: kind, layer and head (1-based, as the window shows them), then the STATS."""
-        out = []
-        for kind in KINDS:
-            arr = self.values[kind]
-            for layer in range(arr.shape[0]):
-                for head in range(arr.shape[1]):
-                    row = {"kind": kind, "layer": layer + 1, "head": head + 1}
-                    row.update({name: _number(arr[layer, head, k]) for k, name in enumerate(STATS)})
-                    out.append(row)
-        return out
-
-    def csv(self) -> str:
-        """The rows as CSV text with a header line; empty cells for undefined values."""
-        head = ["kind", "layer", "head", *STATS]
-        lines = [",".join(head)]
-        for row in self.rows():
-            lines.append(",".join("" if row[h] is None else (f"{row[h]:.6g}" if isinstance(row[h], float)
-                                                             else str(row[h])) for h in head))
-        return "\n".join(lines) + "\n"
-
-
-def _number(x: float) -> float | None:
-    return None if np.isnan(x) else float(x)
 
 
 def average(per_sentence: list[dict[str, np.ndarray]]) -> HeadTable:

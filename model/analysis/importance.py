@@ -4,57 +4,42 @@ Each head is removed alone and the test set translated again (greedy, batched ov
 in BLEU and chrF from the full model is that head's importance. Then heads are removed cumulatively in
 order of least importance (the smallest BLEU drop first, Michel et al.'s pruning curve) to show how many
 the model can lose. Results can be cached in a JSON file keyed by the model's weights and the data, since
-a run costs (1 + 2·3·L·H) passes over the test set.
+a run costs (1 + 2·3·L·H) passes over the test set. The window keeps one cache file per model folder
+(``model_cache``), so reopening a model shows its last run at once.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
-from dataclasses import asdict, dataclass
+import os
+from contextlib import contextmanager
 from pathlib import Path
 
+from model.analysis.test_set import check
 from model.checkpoint import WEIGHTS, LoadedModel
 from model.decoding.ablation import Head, format_head, head_masks
 from model.decoding.decode import eval_threads, translate_many
 from model.errors import UserError
 from model.files import write_atomic
 from model.records import KINDS
+from model.research_records import HeadScore, Importance  # noqa: F401 - re-exported for older imports
 
 CACHE_VERSION = 1
+CACHE_ENV = "ATTENTION_EXPLORER_CACHE"  # a folder for the caches instead of ~/.cache/attention-explorer
 
 
-@dataclass(frozen=True)
-class HeadScore:
-    head: str  # 'cross:4.2', 1-based as the window shows it
-    bleu: float
-    chrf: float
+def model_cache(model_path: str | Path) -> Path:
+    """The importance cache file of one model folder (named by its resolved path) in the user's cache."""
+    root = Path(os.environ.get(CACHE_ENV) or Path.home() / ".cache" / "attention-explorer")
+    name = hashlib.sha256(str(Path(model_path).resolve()).encode("utf-8")).hexdigest()[:16]
+    return root / "importance" / f"{name}.json"
 
 
-@dataclass(frozen=True)
-class Importance:
-    sentences: int
-    bleu: float  # the full model
-    chrf: float
-    heads: tuple[HeadScore, ...]  # each head removed alone, in kind, layer, head order
-    curve: tuple[HeadScore, ...]  # cumulative: entry k has the first k+1 least important heads removed
-    cached: bool = False
-
-    def to_json(self) -> dict:
-        return {"sentences": self.sentences, "bleu": self.bleu, "chrf": self.chrf,
-                "heads": [asdict(h) for h in self.heads], "curve": [asdict(h) for h in self.curve],
-                "cached": self.cached}
-
-    @classmethod
-    def from_json(cls, d: dict, cached: bool = False) -> Importance:
-        return cls(d["sentences"], d["bleu"], d["chrf"], tuple(HeadScore(**h) for h in d["heads"]),
-                   tuple(HeadScore(**h) for h in d["curve"]), cached)
-
-
-def cache_key(loaded: LoadedModel, src: list[str], ref: list[str]) -> str:
+def cache_key(model_path: str | Path, src: list[str], ref: list[str]) -> str:
     """sha256 of the model's weights file and of the data: a retrained or edited model misses the cache."""
     h = hashlib.sha256()
-    weights = Path(loaded.path) / WEIGHTS
+    weights = Path(model_path) / WEIGHTS
     try:
         with weights.open("rb") as f:
             for block in iter(lambda: f.read(1 << 20), b""):
@@ -71,15 +56,16 @@ def _score(hyps: list[str], ref: list[str]) -> tuple[float, float]:
 
 
 def head_importance(loaded: LoadedModel, src: list[str], ref: list[str], progress=None,
-                    cache: Path | None = None) -> Importance:
+                    cache: Path | None = None, should_stop=None) -> Importance:
     """BLEU/chrF of the full model, with each head removed alone, and along the pruning curve.
 
     progress(done, total) after each pass over the test set. cache: a JSON file of earlier results
-    (one per key); a hit returns them without translating, a miss adds this run's.
+    (one per key); a hit returns them without translating, a miss adds this run's. should_stop: checked
+    at every decoding step; when it returns true the run raises ``Cancelled`` and stores nothing.
     """
     if len(src) != len(ref) or not src:
         raise UserError(f"need as many references as sentences, and at least one ({len(src)} and {len(ref)})")
-    key = cache_key(loaded, src, ref) if cache is not None else ""
+    key = cache_key(loaded.path, src, ref) if cache is not None else ""
     stored = _read_cache(cache) if cache is not None else {}
     if key in stored:
         return Importance.from_json(stored[key], cached=True)
@@ -91,7 +77,9 @@ def head_importance(loaded: LoadedModel, src: list[str], ref: list[str], progres
     def run(removed: list[Head]) -> tuple[float, float]:
         nonlocal done
         masks = head_masks(removed, cfg.n_layers, cfg.n_heads, loaded.device)
-        hyps = translate_many(loaded.model, loaded.tokenizer, src, beam_size=1, threads=threads, head_masks=masks)
+        with cancel_hook(loaded.model, should_stop):
+            hyps = translate_many(loaded.model, loaded.tokenizer, src, beam_size=1, threads=threads,
+                                  head_masks=masks)
         done += 1
         if progress is not None:
             progress(done, total)
@@ -106,8 +94,36 @@ def head_importance(loaded: LoadedModel, src: list[str], ref: list[str], progres
     result = Importance(len(src), bleu, chrf, tuple(alone), curve)
     if cache is not None:
         stored[key] = result.to_json()
+        cache.parent.mkdir(parents=True, exist_ok=True)
         write_atomic(cache, json.dumps(stored, indent=1))
     return result
+
+
+@contextmanager
+def cancel_hook(model, should_stop):
+    """Check ``should_stop`` at every decoding step, so Cancel answers within one step (tens of ms), not one
+    batch of sentences (seconds on a busy CPU). A forward pre-hook on the first decoder layer, which every
+    step runs, raises ``Cancelled``; the batches stay as the command line makes them, so the numbers match."""
+    if should_stop is None:
+        yield
+        return
+    try:
+        target = model.decoder[0]  # our Transformer's nn.ModuleList of decoder layers
+    except (AttributeError, TypeError, IndexError):
+        target = model  # another module layout: checked once per call instead
+    handle = target.register_forward_pre_hook(lambda *_: check(should_stop))
+    try:
+        check(should_stop)
+        yield
+    finally:
+        handle.remove()
+
+
+def cached_importance(model_path: str | Path, src: list[str], ref: list[str], cache: Path) -> Importance | None:
+    """The stored result for this model and data, without loading the model; None on a miss."""
+    stored = _read_cache(cache)
+    key = cache_key(model_path, src, ref)
+    return Importance.from_json(stored[key], cached=True) if key in stored else None
 
 
 def _read_cache(path: Path) -> dict:

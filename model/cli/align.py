@@ -6,7 +6,8 @@ import json
 import sys
 from typing import TYPE_CHECKING
 
-from model.cli.inputs import load_model_arg, read_lines
+from model.analysis.test_set import read_lines
+from model.cli.inputs import load_model_arg
 from model.errors import UserError
 
 if TYPE_CHECKING:
@@ -54,7 +55,8 @@ def cmd_align(a) -> int:
     maps = _cross_maps(loaded, src, ref)
 
     def links_for(layer: int, head: int):  # 1-based; head 0 = mean over the layer's heads
-        return [align(c[layer - 1].mean(0) if head == 0 else c[layer - 1, head - 1], s, t) for c, s, t in maps]
+        return [align(c[layer - 1].mean(0) if head == 0 else c[layer - 1, head - 1], s, t, shift=a.shift)
+                for c, s, t in maps]
 
     chosen = links_for(a.layer, a.head)
     if a.out:
@@ -65,7 +67,7 @@ def cmd_align(a) -> int:
             sys.stdout.write("".join(pharaoh(x) + "\n" for x in chosen))
         return 0
     gold = gold[: len(src)]
-    result = {"layer": a.layer, "head": a.head, **vars(score(chosen, gold))}
+    result = {"layer": a.layer, "head": a.head, "shift": a.shift, **vars(score(chosen, gold))}
     every = [{"layer": layer, "head": head, **vars(score(links_for(layer, head), gold))}
              for layer in range(1, n_layers + 1) for head in range(n_heads + 1)]
     best = min(every, key=lambda r: r["aer"])
@@ -88,6 +90,8 @@ def add_align_command(subparsers) -> None:
     p.add_argument("--limit", type=int, default=0, help="use only the first N sentences (0: all)")
     p.add_argument("--layer", type=int, default=1, help="cross-attention layer to read, 1-based (default 1)")
     p.add_argument("--head", type=int, default=0, help="head to read, 1-based; 0 = mean of the layer's heads")
+    p.add_argument("--shift", action="store_true",
+                   help="read the next decoding step's attention for each target word (Chen et al. 2020)")
     p.add_argument("--gold", metavar="FILE", help="gold links per line: i-j sure, i?j or 'i-j P' possible")
     p.add_argument("--out", metavar="FILE", help="write the chosen layer/head's links here (Pharaoh i-j)")
     p.add_argument("--json", action="store_true", help="with --gold: print every layer/head's scores as JSON")

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import json
 import sys
+import time
 from pathlib import Path
 
-from model.cli.inputs import load_model_arg, read_lines
+from model.cli.inputs import load_model_arg
 from model.errors import UserError
+from model.research_records import DEFAULT_SENTENCES
 
 
 def _positive(text: str) -> int:
@@ -18,22 +20,21 @@ def _positive(text: str) -> int:
     return value
 
 
-def _sentences(a) -> list[str]:
-    lines = [s for s in read_lines(a.src, "source") if s.strip()]
-    lines = lines[: a.limit] if a.limit else lines
-    if not lines:
-        raise UserError(f"{a.src} holds no sentences")
-    return lines
+def _test_set(a, loaded, need_ref: bool):
+    """--src/--ref, or the model's held-out set when --src is not given; the first --limit sentences."""
+    from model.analysis.test_set import load_pairs
+    if need_ref and a.src and not a.ref:
+        raise UserError("give --ref with --src: the translations are scored against it")
+    return load_pairs(loaded.path, a.src, getattr(a, "ref", None), a.limit, need_ref)
 
 
 def cmd_stats(a) -> int:
-    from model.analysis.head_stats import STATS, average, sentence_statistics
-    from model.decoding.decode import translate
+    from model.analysis.head_stats import STATS
+    from model.analysis.test_set import statistics
     from model.files import write_atomic
-    texts = _sentences(a)
     loaded = load_model_arg(a)
-    per = [sentence_statistics(translate(loaded, t, beam_size=a.beam).attention) for t in texts]
-    table = average(per)
+    texts, _ = _test_set(a, loaded, need_ref=False)
+    table = statistics(loaded, texts, beam_size=a.beam)
     if a.csv:
         write_atomic(a.csv, table.csv())
     if a.json:
@@ -45,15 +46,8 @@ def cmd_stats(a) -> int:
 
 def cmd_importance(a) -> int:
     from model.analysis.importance import head_importance
-    src = read_lines(a.src, "source")
-    ref = read_lines(a.ref, "reference")
-    if len(src) != len(ref):
-        raise UserError(f"{a.src} has {len(src)} lines but {a.ref} has {len(ref)}: they must be aligned")
-    if a.limit:
-        src, ref = src[: a.limit], ref[: a.limit]
-    if not src:
-        raise UserError(f"{a.src} holds no sentences")
     loaded = load_model_arg(a)
+    src, ref = _test_set(a, loaded, need_ref=True)
     result = head_importance(loaded, src, ref, progress=None if a.json else _Passes(),
                              cache=Path(a.cache) if a.cache else None)
     if a.json:
@@ -70,11 +64,16 @@ def cmd_importance(a) -> int:
 
 
 class _Passes:
-    """'pass 12/49 over the test set' on stderr."""
+    """'pass 12/49 over the test set, ETA 3 min 05 s' on stderr."""
+
+    def __init__(self) -> None:
+        self.start = time.perf_counter()
 
     def __call__(self, done: int, total: int) -> None:
-        print(f"\rpass {done}/{total} over the test set", end="\n" if done == total else "", file=sys.stderr,
-              flush=True)
+        from model.research_records import AnalysisProgress, format_eta
+        eta = format_eta(AnalysisProgress("importance", done, total, time.perf_counter() - self.start).eta_s)
+        print(f"\rpass {done}/{total} over the test set, {eta}   ", end="\n" if done == total else "",
+              file=sys.stderr, flush=True)
 
 
 def add_heads_commands(subparsers) -> None:
@@ -92,7 +91,7 @@ def add_heads_commands(subparsers) -> None:
 
     im = sub.add_parser("importance", help="BLEU and chrF with each head removed (Michel et al. 2019)")
     _common(im)
-    im.add_argument("--ref", required=True, metavar="FILE", help="reference translations, one a line")
+    im.add_argument("--ref", metavar="FILE", help="reference translations, one a line (with --src)")
     im.add_argument("--cache", metavar="FILE.json",
                     help="reuse results stored here for the same weights and data, and store new ones")
     im.add_argument("--json", action="store_true", help="print the results as JSON on stdout")
@@ -102,5 +101,7 @@ def add_heads_commands(subparsers) -> None:
 def _common(p) -> None:
     p.add_argument("--model", metavar="DIR", help="model folder (default: the built-in model)")
     p.add_argument("--device", default="cpu", help="torch device to run on (cpu, cuda, mps)")
-    p.add_argument("--src", required=True, metavar="FILE", help="source sentences, one a line")
-    p.add_argument("--limit", type=_positive, default=0, help="use only the first N sentences (0: all)")
+    p.add_argument("--src", metavar="FILE",
+                   help="source sentences, one a line (default: the model's held-out set, heldout/test.en)")
+    p.add_argument("--limit", type=_positive, default=DEFAULT_SENTENCES,
+                   help=f"use only the first N sentences (default {DEFAULT_SENTENCES}; 0: all)")

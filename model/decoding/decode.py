@@ -65,7 +65,7 @@ def _step_logits(model: Transformer, memory: Tensor, src: Tensor, seqs: Tensor,
     return model.next_logits(hidden[:, -1])
 
 
-def _step_logprobs(model: Transformer, memory: Tensor, src: Tensor, seqs: Tensor,
+def step_logprobs(model: Transformer, memory: Tensor, src: Tensor, seqs: Tensor,
                    state: DecoderState | None, head_masks: dict[str, Tensor] | None = None) -> Tensor:
     """Log-probabilities of the next piece for each row of seqs (B, t) → (B, V)."""
     return _step_logits(model, memory, src, seqs, state, head_masks).float().log_softmax(-1)
@@ -123,7 +123,7 @@ def beam_search(model: Transformer, src: Tensor, beam_size: int, max_len: int, a
     state = DecoderState(model, memory, src, rows=k) if use_cache else None
     memory, src_k = memory.expand(k, -1, -1), src.expand(k, -1)
     while beam.step < max_len:
-        index = beam.advance(_step_logprobs(model, memory, src_k, beam.seqs, state, head_masks))  # from (k, V)
+        index = beam.advance(step_logprobs(model, memory, src_k, beam.seqs, state, head_masks))  # from (k, V)
         if on_step is not None:
             on_step(beam, index is None)
         if index is None:
@@ -267,7 +267,7 @@ def beam_search_batch(model: Transformer, src: Tensor, beam_size: int, max_lens:
     active = list(range(len(beams)))  # sentence of each block of k rows, in row order
     while active:
         seqs = torch.cat([beams[b].seqs for b in active])  # (A·k, t)
-        logp = _step_logprobs(model, memory, src_k, seqs, state, head_masks)  # (A·k, V)
+        logp = step_logprobs(model, memory, src_k, seqs, state, head_masks)  # (A·k, V)
         keep, index = [], []
         for j, b in enumerate(active):
             rows = beams[b].advance(logp[j * k:(j + 1) * k]) if beams[b].step < max_lens[b] else None

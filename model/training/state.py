@@ -17,7 +17,7 @@ from model.errors import UserError
 from model.files import write_atomic
 from model.training.prepare import Data
 
-TRAIN_CONFIG = "train_config.json"  # the run's settings, saved in every checkpoint so a resume reuses them
+TRAIN_CONFIG = ckpt.TRAIN_CONFIG  # the run's settings, saved in every checkpoint so a resume reuses them
 
 
 def save_checkpoint(model, data: Data, cfg: TrainConfig, optimizer, scaler, step, epoch, position,

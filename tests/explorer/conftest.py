@@ -54,6 +54,7 @@ def synthetic_maps() -> AttentionMaps:
 # torch-free stand-ins that return synthetic records, so the shell is testable without a trained model.
 
 import dataclasses  # noqa: E402
+import gc  # noqa: E402
 import sys  # noqa: E402
 import threading  # noqa: E402
 import time  # noqa: E402
@@ -72,9 +73,28 @@ def isolated_settings(tmp_path, monkeypatch):
     folder = tmp_path / "settings"
     folder.mkdir()
     monkeypatch.setenv("ATTENTION_EXPLORER_SETTINGS", str(folder / "attention-explorer.ini"))
+    monkeypatch.setenv("ATTENTION_EXPLORER_CACHE", str(folder / "cache"))  # the workbench's importance cache
     for fmt in (QSettings.Format.NativeFormat, QSettings.Format.IniFormat):
         QSettings.setPath(fmt, QSettings.Scope.UserScope, str(folder))
     return folder
+
+
+@pytest.fixture(scope="session", autouse=True)
+def gui_thread_gc(qapp):
+    """Garbage collection on the GUI thread only, as the app does (explorer/gc_guard.py): collected on a
+    worker thread, a cycle holding an earlier test's widgets crashed the suite with a segfault."""
+    from explorer.gc_guard import MainThreadGC  # noqa: PLC0415
+
+    guard = MainThreadGC()
+    yield guard
+    guard.stop()
+
+
+@pytest.fixture(autouse=True)
+def collect_after_test(gui_thread_gc):
+    """Each test's garbage goes on the GUI thread before the next test starts its workers."""
+    yield
+    gc.collect()
 
 
 @pytest.fixture(autouse=True)

@@ -1,4 +1,5 @@
-"""The window's contract with the model: views see only ``model.records``, forms only ``model.choices``, and
+"""The window's contract with the model: views see only ``model.records``, forms only ``model.choices`` (and
+``model.files`` to write atomically), and
 the model proper (torch included) is imported by the two worker modules alone."""
 
 from __future__ import annotations
@@ -9,11 +10,16 @@ from pathlib import Path
 
 from tests.explorer.test_app import ROOT, run_python
 
-WORKERS = {"explorer.worker", "explorer.train_worker"}
+WORKERS = {"explorer.worker", "explorer.train_worker", "explorer.analysis_worker"}
 # torch-free; model.analysis.walkthrough is eq. (1) in NumPy, the formula walkthrough's arithmetic
+# model.research_records: the workbench's records; model.analysis.alignment: argmax links in NumPy, which
+# the alignment view draws for the current sentence
 LIGHT = {"model", "model.records", "model.choices", "model.config", "model.errors", "model.analysis",
-         "model.analysis.walkthrough"}
-VIEW_MODEL_IMPORTS = {"model.records", "model.analysis.walkthrough"}
+         "model.analysis.walkthrough", "model.research_records", "model.analysis.alignment", "model.files"}
+VIEW_MODEL_IMPORTS = {"model.records", "model.analysis.walkthrough", "model.research_records",
+                      "model.analysis.alignment"}
+# model.files: the atomic write (standard library only), for the lesson files the window saves
+GUI_MODEL_IMPORTS = {"model.records", "model.choices", "model.research_records", "model.files"}
 
 
 def explorer_modules() -> dict[str, Path]:
@@ -58,4 +64,4 @@ def test_views_import_only_records_and_the_rest_only_records_and_choices():
         elif name == "explorer.app":
             assert used <= {"model.records", "model.cli"}, used  # model.cli: command-line dispatch, without Qt
         elif name not in WORKERS:
-            assert used <= {"model.records", "model.choices"}, (name, used)
+            assert used <= GUI_MODEL_IMPORTS, (name, used)

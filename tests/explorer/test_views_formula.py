@@ -97,3 +97,13 @@ def test_dock_asks_for_vectors_only_while_open(qtbot, fake_model, restore_app_lo
     view = win.formula_dock.widget()
     view.select_cell(1, 0)
     assert view.row() is not None and view.numbers["softmax"].text().startswith("[")
+    # At 1024 px the maps and the sentence column need the width: the dock goes under them, in two
+    # columns, and nothing is squeezed below its minimum width.
+    assert win.dockWidgetArea(win.formula_dock) == Qt.DockWidgetArea.BottomDockWidgetArea
+    assert view.columns == 2 and win.formula_dock.width() >= 1000
+    assert win.centralWidget().width() >= win.centralWidget().minimumSizeHint().width()
+    action.trigger()
+    win.resize(1600, 1000)
+    qtbot.waitUntil(lambda: win.width() == 1600)
+    action.trigger()  # reopened on a wide screen: beside the maps, one column
+    assert win.dockWidgetArea(win.formula_dock) == Qt.DockWidgetArea.RightDockWidgetArea and view.columns == 1

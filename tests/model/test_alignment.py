@@ -66,3 +66,25 @@ def test_cli_align(tiny_model_dir, tmp_path, capsys):
     assert data["chosen"]["aer"] == pytest.approx(expect.aer)
     assert main(["align", "--model", str(tiny_model_dir), "--src", str(src), "--layer", "9"]) == 2
     assert "layers 1–2" in capsys.readouterr().err
+
+
+def test_shifted_alignment_reads_the_next_step():
+    # Row t+1 is the step that reads piece t as input (Chen et al. 2020).
+    links = align(CROSS, SRC, TGT, shift=True)
+    # die → row 1 (Kat: cat 0.6); Katze → rows 2, 3 → sleeps ((0.6 + 0.8) / 2); schläft → row 4 (</s>: no
+    # word, the sum over source words is 0 everywhere, so argmax is the first word).
+    assert links == {(1, 0), (2, 1), (0, 2)}
+    cut = align(CROSS[:2], SRC, TGT, shift=True)  # no row after Katze's pieces or schläft: no links for them
+    assert cut == {(1, 0)}
+
+
+def test_cli_align_shift(tiny_model_dir, tmp_path, capsys):
+    from model.checkpoint import load_model
+    from model.cli.align import _cross_maps
+    src, out = tmp_path / "s.txt", tmp_path / "a.txt"
+    src.write_text("3 1 4\n9 2 6 5\n", encoding="utf-8")
+    assert main(["align", "--model", str(tiny_model_dir), "--src", str(src), "--layer", "2", "--shift",
+                 "--out", str(out)]) == 0
+    maps = _cross_maps(load_model(tiny_model_dir), ["3 1 4", "9 2 6 5"], None)
+    expect = [pharaoh(align(c[1].mean(0), s, t, shift=True)) for c, s, t in maps]
+    assert out.read_text(encoding="utf-8").splitlines() == expect

@@ -82,3 +82,46 @@ def test_reproducible_and_cached(loaded, first, tmp_path, capsys):
     ref.write_text("one line\n", encoding="utf-8")
     assert main(["heads", "importance", "--model", str(loaded.path), "--src", str(src), "--ref", str(ref)]) == 2
     assert "must be aligned" in capsys.readouterr().err
+
+
+def test_cancel_stops_the_run_and_stores_nothing(loaded, tmp_path):
+    from model.analysis.test_set import Cancelled
+    cache = tmp_path / "cache.json"
+    passes = []
+    with pytest.raises(Cancelled):
+        head_importance(loaded, SRC, REF, progress=lambda d, t: passes.append(d), cache=cache,
+                        should_stop=lambda: len(passes) >= 2)
+    assert passes == [1, 2] and not cache.exists()  # stopped before a third pass; nothing cached
+
+
+def test_progress_eta():
+    from model.research_records import AnalysisProgress, format_eta
+    p = AnalysisProgress("importance", 4, 10, 8.0)
+    assert p.eta_s == pytest.approx(12.0) and format_eta(p.eta_s) == "ETA 12 s"
+    assert AnalysisProgress("importance", 0, 10, 1.0).eta_s is None and format_eta(None) == "ETA …"
+    assert format_eta(125) == "ETA 2 min 05 s"
+
+
+def test_default_test_set_is_the_models_heldout(loaded, tmp_path, capsys):
+    import shutil
+
+    from model.analysis.test_set import load_pairs
+    from model.research_records import DEFAULT_SENTENCES
+    folder = tmp_path / "model"
+    shutil.copytree(loaded.path, folder)
+    with pytest.raises(Exception, match="ships no held-out set"):
+        load_pairs(folder)
+    (folder / "heldout").mkdir()
+    many = [f"{i % 10} {(i * 3) % 10} {(i * 7) % 10}" for i in range(DEFAULT_SENTENCES + 50)]
+    (folder / "heldout" / "test.en").write_text("\n".join(many) + "\n", encoding="utf-8")
+    (folder / "heldout" / "test.de").write_text("\n".join(" ".join(reversed(s.split())) for s in many) + "\n",
+                                                encoding="utf-8")
+    src, ref = load_pairs(folder)
+    # The first 200 lines: line 200 is "9 7 3", its reference "3 7 9".
+    assert len(src) == len(ref) == DEFAULT_SENTENCES and src[0] == many[0] and ref[-1] == "3 7 9"
+    assert main(["heads", "importance", "--model", str(folder), "--limit", "3", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    direct = head_importance(load_model(folder), many[:3], [" ".join(reversed(s.split())) for s in many[:3]])
+    assert out["sentences"] == 3 and out["heads"] == direct.to_json()["heads"]
+    assert main(["heads", "importance", "--model", str(folder), "--src", str(folder / "heldout" / "test.en")]) == 2
+    assert "give --ref with --src" in capsys.readouterr().err

@@ -1,0 +1,138 @@
+"""Records of the research workbench: head importance, per-head statistics over a test set, progress.
+
+Torch-free, like ``model.records`` beside it: the analysis worker builds these, the workbench views draw
+them, and the command line prints them. ``model.analysis.importance`` and ``model.analysis.head_stats``
+compute them (and re-export them, so older imports keep working).
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+
+import numpy as np
+
+from model.records import KINDS
+
+STATS = ("entropy", "confidence", "distance", "previous", "same", "next", "eos", "punctuation")
+DEFAULT_SENTENCES = 200  # Michel et al. score heads on a test set; 200 sentences keep a run in minutes
+
+
+def parse_head(name: str) -> tuple[str, int, int]:
+    """'cross:4.2' → ('cross', 3, 1): the kind and 0-based layer and head of a name written 1-based."""
+    short, _, rest = name.partition(":")
+    layer, _, head = rest.partition(".")
+    kind = {"enc": "encoder", "dec": "decoder", "cross": "cross"}.get(short, short)
+    return kind, int(layer) - 1, int(head) - 1
+
+
+@dataclass(frozen=True)
+class HeadScore:
+    head: str  # 'cross:4.2', 1-based as the window shows it
+    bleu: float
+    chrf: float
+
+
+@dataclass(frozen=True)
+class Importance:
+    sentences: int
+    bleu: float  # the full model
+    chrf: float
+    heads: tuple[HeadScore, ...]  # each head removed alone, in kind, layer, head order
+    curve: tuple[HeadScore, ...]  # cumulative: entry k has the first k+1 least important heads removed
+    cached: bool = False
+
+    def to_json(self) -> dict:
+        return {"sentences": self.sentences, "bleu": self.bleu, "chrf": self.chrf,
+                "heads": [asdict(h) for h in self.heads], "curve": [asdict(h) for h in self.curve],
+                "cached": self.cached}
+
+    @classmethod
+    def from_json(cls, d: dict, cached: bool = False) -> Importance:
+        return cls(d["sentences"], d["bleu"], d["chrf"], tuple(HeadScore(**h) for h in d["heads"]),
+                   tuple(HeadScore(**h) for h in d["curve"]), cached)
+
+    def drop_grid(self, kind: str, n_layers: int, n_heads: int, metric: str = "bleu") -> np.ndarray:
+        """(L, H) drop of ``metric`` (full model minus the head removed alone); positive = the head helps."""
+        full = getattr(self, metric)
+        grid = np.full((n_layers, n_heads), np.nan)
+        for h in self.heads:
+            k, layer, head = parse_head(h.head)
+            if k == kind and layer < n_layers and head < n_heads:
+                grid[layer, head] = full - getattr(h, metric)
+        return grid
+
+    def csv(self) -> str:
+        """One row per head: its name, BLEU and chrF without it, the drops, and its place on the curve."""
+        place = {h.head: n + 1 for n, h in enumerate(self.curve)}
+        lines = ["head,bleu,chrf,bleu_drop,chrf_drop,pruned_at,bleu_after_pruning"]
+        for h in self.heads:
+            n = place.get(h.head, 0)
+            after = self.curve[n - 1].bleu if n else float("nan")
+            lines.append(f"{h.head},{h.bleu:.4f},{h.chrf:.4f},{self.bleu - h.bleu:.4f},"
+                         f"{self.chrf - h.chrf:.4f},{n},{after:.4f}")
+        return "\n".join(lines) + "\n"
+
+
+@dataclass(frozen=True)
+class HeadTable:
+    """Statistics averaged over ``sentences`` sentences: ``values[kind]`` is (L, H, len(STATS))."""
+
+    values: dict
+    sentences: int
+
+    def rows(self) -> list[dict]:
+        """One dict per head: kind, layer and head (1-based, as the window shows them), then the STATS."""
+        out = []
+        for kind in KINDS:
+            arr = self.values[kind]
+            for layer in range(arr.shape[0]):
+                for head in range(arr.shape[1]):
+                    row = {"kind": kind, "layer": layer + 1, "head": head + 1}
+                    row.update({name: _number(arr[layer, head, k]) for k, name in enumerate(STATS)})
+                    out.append(row)
+        return out
+
+    def csv(self) -> str:
+        """The rows as CSV text with a header line; empty cells for undefined values."""
+        head = ["kind", "layer", "head", *STATS]
+        lines = [",".join(head)]
+        for row in self.rows():
+            lines.append(",".join(format_cell(row[h]) for h in head))
+        return "\n".join(lines) + "\n"
+
+
+def format_cell(value) -> str:
+    """A CSV cell: 6 significant digits for numbers, empty for undefined ones."""
+    if value is None:
+        return ""
+    return f"{value:.6g}" if isinstance(value, float) else str(value)
+
+
+def _number(x: float) -> float | None:
+    return None if np.isnan(x) else float(x)
+
+
+@dataclass(frozen=True)
+class AnalysisProgress:
+    """How far a long analysis is: ``done`` of ``total`` steps after ``elapsed_s`` seconds."""
+
+    job: str  # "importance" or "stats"
+    done: int
+    total: int
+    elapsed_s: float
+    request_id: int = 0
+
+    @property
+    def eta_s(self) -> float | None:
+        """Seconds left at the pace so far; None before the first step has finished."""
+        if self.done <= 0:
+            return None
+        return max(0.0, self.elapsed_s / self.done * (self.total - self.done))
+
+
+def format_eta(seconds: float | None) -> str:
+    """'ETA 3 min 20 s', 'ETA 45 s', or 'ETA …' while unknown."""
+    if seconds is None:
+        return "ETA …"
+    s = round(seconds)
+    return f"ETA {s // 60} min {s % 60:02d} s" if s >= 60 else f"ETA {s} s"

@@ -1,0 +1,177 @@
+"""Lessons (explorer/lesson_file.py, lesson_player.py): save the view as slides, replay them with PageDown /
+PageUp / Esc, and refuse a bad lesson file with one line that changes nothing. The fake model of
+conftest.py has 2 layers and 4 heads."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QMessageBox
+
+from explorer.lesson_file import FORMAT, VERSION, LessonError, Slide, dump_lesson, parse_lesson, read_lesson
+
+TIMEOUT = 10_000
+
+
+@pytest.fixture
+def warnings(monkeypatch):
+    calls = []
+    monkeypatch.setattr(QMessageBox, "warning", lambda *args: calls.append(args))
+    return calls
+
+
+def translate(qtbot, win, text):
+    with qtbot.waitSignal(win.controller.translation_ready, timeout=TIMEOUT):
+        win.translate_panel.set_text(text)
+        win.translate_panel.request_translation()
+
+
+def state(win):
+    return (win.controller.translation.source, win.current_view(), *win.attention_panel.state())
+
+
+def test_saved_slides_replay_the_same_views_with_the_keyboard(qtbot, loaded, tmp_path, warnings):
+    win, path = loaded, tmp_path / "lesson.json"
+    translate(qtbot, win, "the house is big")
+    win.attention_panel.set_state("cross", 1, 2)
+    win.show_view("head")
+    first = state(win)
+    assert win.lessons.save_slide(path)
+    translate(qtbot, win, "I have no time today")
+    win.attention_panel.set_state("decoder", 0, 3, True)
+    win.show_view("clock")
+    win.clock_view.set_position(140)
+    win.clock_view.set_shift(5)
+    second = state(win)
+    assert win.lessons.save_slide(path)
+    data = json.loads(path.read_text())
+    assert data["format"] == FORMAT and data["version"] == VERSION and len(data["slides"]) == 2
+    assert data["slides"][0] == {"sentence": "the house is big", "view": "head", "kind": "cross",
+                                 "layer": 2, "head": 3}  # 1-based, as the window shows them
+    assert data["slides"][1]["position"] == 140 and data["slides"][1]["shift"] == 5
+
+    win.attention_panel.set_state("encoder", 0, 0)
+    win.show_view("grid")
+    with qtbot.waitSignal(win.controller.translation_ready, timeout=TIMEOUT):
+        assert win.lessons.open_lesson(path)
+    assert state(win) == first and win.lessons.index() == 0
+    assert "Slide 1 of 2" in win.lessons.caption.text() and win.lessons.caption.isVisible()
+    focus = win.attention_panel.heatmap.canvas  # where PageDown would otherwise switch the kind
+    with qtbot.waitSignal(win.controller.translation_ready, timeout=TIMEOUT):
+        qtbot.keyClick(focus, Qt.Key.Key_PageDown)
+    assert state(win) == second and win.lessons.index() == 1
+    assert (win.clock_view.position(), win.clock_view.shift()) == (140, 5)
+    qtbot.keyClick(win, Qt.Key.Key_PageDown)  # past the last slide: stays there
+    assert win.lessons.index() == 1
+    with qtbot.waitSignal(win.controller.translation_ready, timeout=TIMEOUT):
+        qtbot.keyClick(win.clock_view.position_spin, Qt.Key.Key_PageUp)  # the lesson's, not the spin box's
+    assert state(win) == first and win.clock_view.position() == 140
+    qtbot.keyClick(focus, Qt.Key.Key_Escape)
+    assert not win.lessons.is_playing() and not win.lessons.caption.isVisible()
+    qtbot.keyClick(focus, Qt.Key.Key_PageUp)  # the lesson is over: PageUp is the panel's again
+    assert win.attention_panel.state()[0] == "decoder"  # the kind before cross
+    assert warnings == []
+
+
+def test_a_lesson_plays_in_presentation_mode_and_esc_ends_only_the_lesson(qtbot, loaded, tmp_path, warnings):
+    win, path = loaded, tmp_path / "lesson.json"
+    slides = [Slide("one two three", "head", "encoder", 1, 1, title="Self-attention"),
+              Slide("four five", "lines", "cross", 2, 4)]
+    path.write_text(dump_lesson(slides))
+    win.presentation.enter()
+    assert win.lessons.open_lesson(path)
+    assert "Self-attention" in win.lessons.caption.text() and win.lessons.caption.isVisible()
+    assert win.presentation.bar.sentence_edit.text() == "one two three"
+    win.lessons.step(+1)
+    assert win.presentation.bar.sentence_edit.text() == "four five"
+    assert win.attention_panel.view() == "lines" and win.attention_panel.state()[:3] == ("cross", 1, 3)
+    qtbot.keyClick(win, Qt.Key.Key_Escape)
+    assert not win.lessons.is_playing() and win.presentation.is_active()
+    qtbot.keyClick(win, Qt.Key.Key_Escape)
+    assert not win.presentation.is_active()
+
+
+def test_the_formula_cell_is_saved_and_selected_again(qtbot, loaded, tmp_path, warnings):
+    win, path = loaded, tmp_path / "lesson.json"
+    with qtbot.waitSignal(win.controller.translation_ready, timeout=TIMEOUT):
+        win.formula_dock.show()  # translates again, with the q, k, v the walkthrough needs
+    view = win.formula_dock.widget()
+    view.select_cell(2, 1)
+    assert win.lessons.save_slide(path)
+    assert json.loads(path.read_text())["slides"][0]["cell"] == [2, 1]
+    view.select_cell(0, 0)
+    win.formula_dock.hide()
+    assert win.lessons.open_lesson(path)
+    assert win.formula_dock.isVisible() and view.cell() == (2, 1)
+    qtbot.waitUntil(lambda: win.controller.translation.vectors is not None, timeout=TIMEOUT)
+    assert view.cell() == (2, 1) and view.row() is not None
+
+
+GOOD = {"sentence": "a b", "view": "head", "kind": "cross", "layer": 1, "head": 1}
+BAD = [
+    ("{not json", "not a lesson file: not JSON"),
+    (json.dumps({"slides": [GOOD]}), "not a lesson file: it lacks \"format\""),
+    (json.dumps({"format": FORMAT, "version": 2, "slides": [GOOD]}), "version 2 is newer than this app reads (1)"),
+    (json.dumps({"format": FORMAT, "version": "1", "slides": [GOOD]}), "version '1' is not one this app reads"),
+    (json.dumps({"format": FORMAT, "version": 1, "slides": []}), "the lesson has no slides"),
+    (json.dumps({"format": FORMAT, "version": 1, "slides": [GOOD, {**GOOD, "view": "heat"}]}),
+     "slide 2: unknown view 'heat'"),
+    (json.dumps({"format": FORMAT, "version": 1, "slides": [{**GOOD, "kind": "self"}]}),
+     "slide 1: unknown attention kind 'self'"),
+    (json.dumps({"format": FORMAT, "version": 1, "slides": [{**GOOD, "layer": 3}]}),
+     "slide 1: layer 3 is out of range: the model has 2 layers"),
+    (json.dumps({"format": FORMAT, "version": 1, "slides": [{**GOOD, "head": 0}]}),
+     "slide 1: head 0 is out of range: the model has 4 heads"),
+    (json.dumps({"format": FORMAT, "version": 1, "slides": [{"sentence": "a", "view": "head"}]}),
+     "slide 1 lacks 'kind', 'layer', 'head'"),
+    (json.dumps({"format": FORMAT, "version": 1, "slides": [{**GOOD, "beam": 9}]}), "'beam' 9 is out of range"),
+    (json.dumps({"format": FORMAT, "version": 1, "slides": [{**GOOD, "cell": [1]}]}), "'cell' must be [query, key]"),
+]
+
+
+@pytest.mark.parametrize("text, message", BAD)
+def test_each_bad_lesson_gets_its_message(text, message):
+    with pytest.raises(LessonError) as error:
+        parse_lesson(text, 2, 4)
+    assert message in str(error.value) and "\n" not in str(error.value)
+
+
+@pytest.mark.parametrize("text, message", [BAD[0], BAD[2], BAD[7]])
+def test_a_bad_lesson_file_says_one_line_and_changes_nothing(qtbot, loaded, tmp_path, warnings, text, message):
+    win, path = loaded, tmp_path / "bad.json"
+    path.write_text(text)
+    win.attention_panel.set_state("decoder", 1, 2)
+    before, saved = state(win), path.read_bytes()
+    assert not win.lessons.open_lesson(path)
+    assert len(warnings) == 1 and warnings[0][2].startswith("bad.json: ") and message in warnings[0][2]
+    assert "\n" not in warnings[0][2] and win.state_label.text() == warnings[0][2]
+    assert state(win) == before and not win.lessons.is_playing() and not win.lessons.caption.isVisible()
+    # Saving a slide into it refuses too, and leaves the file as it was.
+    assert not win.lessons.save_slide(path)
+    assert path.read_bytes() == saved and len(warnings) == 2
+
+
+def test_a_missing_file_and_a_file_for_a_bigger_model(tmp_path):
+    with pytest.raises(LessonError, match="none.json: no such file"):
+        read_lesson(tmp_path / "none.json", 2, 4)
+    text = json.dumps({"format": FORMAT, "version": 1, "slides": [{**GOOD, "layer": 6, "head": 8}]})
+    assert parse_lesson(text, 6, 8)[0].layer == 6
+    with pytest.raises(LessonError, match="layer 6 is out of range: the model has 4 layers"):
+        parse_lesson(text, 4, 8)
+
+
+def test_the_train_tab_and_an_empty_window_cannot_be_slides(qtbot, loaded, tmp_path, warnings):
+    win = loaded
+    win.show_tab("Train")
+    assert not win.lessons.save_slide(tmp_path / "l.json")
+    assert "can be slides, not this tab" in warnings[-1][2] and not (tmp_path / "l.json").exists()
+
+
+def test_the_sample_lesson_fits_the_built_in_model():
+    root = Path(__file__).resolve().parents[2]
+    model = json.loads((root / "assets" / "default-model" / "config.json").read_text())["model"]
+    slides = read_lesson(root / "docs" / "lessons" / "attention-basics.json", model["n_layers"], model["n_heads"])
+    assert [s.view for s in slides] == ["head", "grid", "head", "head", "clock"] and slides[3].cell == (2, 1)

@@ -1,0 +1,188 @@
+"""The research workbench: head importance fills its grids from a real run and exports them, Cancel stops a
+run within a second, the statistics table sorts and exports the headless numbers, and the alignment lines
+are the links ``model.analysis.alignment`` extracts.
+
+Importance and statistics run the analysis worker on its own thread with the tiny reverse-task model.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import time
+
+import numpy as np
+import pytest
+from PySide6 import QtCore, QtGui
+
+from explorer.views.alignment_view import LINE_COLOR, AlignmentView, words
+from explorer.workbench import Workbench
+from model.analysis.alignment import align
+from tests.explorer.conftest import make_info, make_synthetic_maps
+
+SRC = ["3 1 4 1 5", "9 2 6", "2 7 1 8 2", "5 3 5 8"]
+REF = [" ".join(reversed(s.split())) for s in SRC]
+
+
+@pytest.fixture
+def files(tmp_path):
+    src, ref = tmp_path / "src.txt", tmp_path / "ref.txt"
+    src.write_text("\n".join(SRC) + "\n", encoding="utf-8")
+    ref.write_text("\n".join(REF) + "\n", encoding="utf-8")
+    return str(src), str(ref)
+
+
+@pytest.fixture
+def bench(qtbot, tiny_model_dir, tmp_path):
+    wb = Workbench(cache_dir=str(tmp_path / "cache"))
+    qtbot.addWidget(wb)
+    wb.resize(1000, 700)
+    wb.set_model(make_info(str(tiny_model_dir), n_layers=2, n_heads=4))
+    yield wb
+    wb.shutdown()
+
+
+def _run_importance(qtbot, wb, files):
+    bar = wb.importance_view.run_bar
+    bar.set_files(*files)
+    bar.count.setValue(0)  # all four sentences
+    with qtbot.waitSignal(wb.worker.importance_ready, timeout=180_000) as blocker:
+        bar.run_button.click()
+        assert not bar.run_button.isEnabled() and bar.cancel_button.isEnabled()
+    qtbot.waitUntil(lambda: wb.importance_view.result is not None)
+    return blocker.args[1]
+
+
+def test_importance_grid_fills_from_a_run_and_exports(qtbot, bench, files, tiny_model_dir, tmp_path):
+    from model.analysis.importance import head_importance
+    from model.checkpoint import load_model
+    result = _run_importance(qtbot, bench, files)
+    view = bench.importance_view
+    assert not result.cached and view.run_bar.run_button.isEnabled()
+    n = 3 * 2 * 4
+    assert view.run_bar.progress.maximum() == 1 + 2 * n and view.run_bar.progress.value() == 1 + 2 * n
+    headless = head_importance(load_model(tiny_model_dir), SRC, REF)
+    assert headless.to_json() == result.to_json()
+    # Each cell holds the BLEU lost without that head; the largest drop gets the top colour of the scale.
+    for h in headless.heads:
+        kind = {"enc": "encoder", "dec": "decoder", "cross": "cross"}[h.head.split(":")[0]]
+        layer, head = (int(x) - 1 for x in h.head.split(":")[1].split("."))
+        assert view.grids[kind].values[layer, head] == pytest.approx(headless.bleu - h.bleu)
+    worst = max(headless.heads, key=lambda h: headless.bleu - h.bleu)
+    kind = {"enc": "encoder", "dec": "decoder", "cross": "cross"}[worst.head.split(":")[0]]
+    layer, head = (int(x) - 1 for x in worst.head.split(":")[1].split("."))
+    grid = view.grids[kind]
+    image = grid.grab().toImage()
+    centre = grid.cell_rect(layer, head).topLeft() + QtCore.QPointF(3, 3)
+    pixel = image.pixelColor(int(centre.x() * image.devicePixelRatio()), int(centre.y() * image.devicePixelRatio()))
+    top = grid.colors()[layer, head]
+    assert (pixel.red(), pixel.green(), pixel.blue()) == tuple(int(c) for c in top[:3])
+    assert grid.levels[1] == pytest.approx(headless.bleu - worst.bleu)
+    x, y = view.curve_points()
+    assert list(y) == [headless.bleu] + [h.bleu for h in headless.curve] and len(x) == n + 1
+    # Exports: CSV rows and JSON equal the result.
+    view.export(str(tmp_path / "imp.csv"))
+    view.export(str(tmp_path / "imp.json"))
+    rows = list(csv.DictReader(io.StringIO((tmp_path / "imp.csv").read_text(encoding="utf-8"))))
+    assert [r["head"] for r in rows] == [h.head for h in headless.heads]
+    assert [float(r["bleu"]) for r in rows] == pytest.approx([h.bleu for h in headless.heads], abs=1e-4)
+    assert json.loads((tmp_path / "imp.json").read_text(encoding="utf-8"))["heads"] == result.to_json()["heads"]
+    # Reopening the model shows the cached result at once, with identical numbers.
+    with qtbot.waitSignal(bench.worker.importance_ready, timeout=10_000) as blocker:
+        bench.set_model(make_info(str(tiny_model_dir), n_layers=2, n_heads=4))
+    hit = blocker.args[1]
+    assert hit.cached and hit.heads == result.heads and hit.curve == result.curve
+    qtbot.waitUntil(lambda: view.result is not None and view.result.cached)
+    assert "from the cache" in view.summary.text()
+
+
+def test_cancel_stops_within_a_second(qtbot, bench, tmp_path):
+    src, ref = tmp_path / "many.txt", tmp_path / "many-ref.txt"
+    many = [" ".join(str((i * 7 + k) % 10) for k in range(12)) for i in range(400)]
+    src.write_text("\n".join(many) + "\n", encoding="utf-8")
+    ref.write_text("\n".join(" ".join(reversed(s.split())) for s in many) + "\n", encoding="utf-8")
+    bar = bench.importance_view.run_bar
+    bar.set_files(str(src), str(ref))
+    bar.count.setValue(0)
+    with qtbot.waitSignal(bench.worker.progress, timeout=120_000):
+        bar.run_button.click()
+    with qtbot.waitSignal(bench.worker.cancelled, timeout=5_000) as blocker:
+        start = time.perf_counter()
+        bar.cancel_button.click()
+    assert time.perf_counter() - start < 1.0
+    assert blocker.args[0] == "importance"
+    qtbot.waitUntil(lambda: bar.run_button.isEnabled())
+    assert bar.message.text() == "Cancelled." and bench.importance_view.result is None
+    assert not any((tmp_path / "cache").glob("*.json"))  # a cancelled run stores nothing
+
+
+def test_stats_table_sorts_and_exports_the_headless_numbers(qtbot, bench, files, tiny_model_dir, tmp_path):
+    from model.analysis.test_set import statistics
+    from model.checkpoint import load_model
+    bar = bench.stats_view.run_bar
+    bar.set_files(files[0])
+    bar.count.setValue(0)
+    with qtbot.waitSignal(bench.worker.stats_ready, timeout=120_000):
+        bar.run_button.click()
+    qtbot.waitUntil(lambda: bench.stats_view.table_data is not None)
+    view = bench.stats_view
+    headless = statistics(load_model(tiny_model_dir), SRC)
+    view.export(str(tmp_path / "stats.csv"))
+    assert (tmp_path / "stats.csv").read_text(encoding="utf-8") == headless.csv()
+    assert view.table.rowCount() == 3 * 2 * 4
+    col = 3  # entropy
+    view.table.sortItems(col, QtCore.Qt.SortOrder.DescendingOrder)
+    shown = view.column_values("entropy")
+    assert shown == sorted(shown, reverse=True)
+    assert shown[0] == pytest.approx(float(np.nanmax([headless.values[k][..., 0] for k in headless.values])))
+    view.table.sortItems(col, QtCore.Qt.SortOrder.AscendingOrder)
+    assert view.column_values("entropy") == sorted(shown)
+    # The grid shows the chosen statistic of each head.
+    view.stat_combo.setCurrentText("confidence")
+    assert np.allclose(view.grids["cross"].values, headless.values["cross"][:, :, 1], equal_nan=True)
+
+
+def test_alignment_lines_match_the_extracted_links(qtbot):
+    view = AlignmentView()
+    qtbot.addWidget(view)
+    view.resize(800, 400)
+    view.show()
+    maps = make_synthetic_maps(source=("▁Das", "▁Ha", "us", "▁ist", "▁groß", "</s>"),
+                               target=("<s>", "▁The", "▁house", "▁is"))
+    view.set_maps(maps)
+    assert view.layer_combo.currentIndex() == maps.n_layers - 1  # the last layer first
+    for layer, head, shift in ((1, None, False), (0, 2, False), (1, 1, True)):
+        view.choose(layer, head, shift)
+        cross = maps.cross[layer].mean(0) if head is None else maps.cross[layer, head]
+        expect = align(cross, maps.source_tokens, maps.predicted_tokens, shift=shift)
+        assert view.links() == expect and view.pharaoh_text() == " ".join(f"{s}-{t}" for s, t in sorted(expect))
+        segs = view.canvas.segments()
+        assert {(s, t) for s, t, _, _ in segs} == expect
+        src_rects, tgt_rects = view.canvas.word_rects()
+        image = view.canvas.grab().toImage()
+        ratio = image.devicePixelRatio()
+        line = QtGui.QColor(LINE_COLOR)
+        for s, t, a, b in segs:
+            assert a.x() == pytest.approx(src_rects[s].center().x())
+            assert b.x() == pytest.approx(tgt_rects[t].center().x())
+            mid = (a + b) / 2
+            px = image.pixelColor(int(mid.x() * ratio), int(mid.y() * ratio))
+            assert abs(px.red() - line.red()) + abs(px.green() - line.green()) + abs(px.blue() - line.blue()) < 60
+    assert view.canvas.source == ["Das", "Haus", "ist", "groß"] == words(maps.source_tokens)
+    assert view.canvas.target == ["The", "house", "is", "groß"]
+    view.set_maps(None)
+    assert view.canvas.segments() == [] and not view.export_button.isEnabled()
+
+
+def test_window_hooks_the_workbench_in(qtbot, loaded):
+    """View › Research workbench opens the tab; the model and the translation shown reach it."""
+    window = loaded
+    window.workbench_action.trigger()
+    assert window.tabs.currentWidget() is window.workbench
+    wb = window.workbench
+    assert wb.model_info is window.controller.info and wb.importance_view.run_bar.run_button.isEnabled()
+    maps = window.controller.translation.attention
+    assert wb.alignment_view.maps is maps
+    last = maps.n_layers - 1
+    assert wb.alignment_view.links() == align(maps.cross[last].mean(0), maps.source_tokens, maps.predicted_tokens)

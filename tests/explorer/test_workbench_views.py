@@ -1,0 +1,81 @@
+"""The workbench's widgets on synthetic records (no torch): the word diff, the ablation box, the compare
+view's difference map and its refusal when the tokenizers differ, the removed tiles' drawing."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+
+from explorer.ablation_box import AblationBox, word_diff
+from explorer.views.compare_view import CompareView
+from explorer.views.head_grid import HeadGridView
+from model.records import Translation
+from model.workbench_records import Comparison
+from tests.explorer.conftest import make_synthetic_maps
+
+
+def test_word_diff_marks_the_words_that_differ():
+    before, after = word_diff("Das Haus ist groß .", "Das Haus war sehr groß .")
+    assert [w for w, c in before if c] == ["ist"]
+    assert [w for w, c in after if c] == ["war", "sehr"]
+    assert word_diff("a b", "a b") == ([("a", False), ("b", False)], [("a", False), ("b", False)])
+
+
+def test_ablation_box_shows_both_outputs_only_for_an_ablated_translation(qtbot):
+    box = AblationBox()
+    qtbot.addWidget(box)
+    box.show()
+    maps = make_synthetic_maps()
+    base = Translation("x", "Das Haus ist groß", (), ())
+    ablated = Translation("x", "Das Haus war groß", (), (),
+                          attention=dataclasses.replace(maps, removed=(("cross", 0, 1),)), unablated=base)
+    box.show_translation(ablated)
+    assert box.isVisible() and box.changed_counts() == (1, 1)
+    assert "line-through" in box.before_label.text() and ">war</span>" in box.after_label.text()
+    box.show_translation(base)
+    assert not box.isVisible()
+
+
+def test_compare_view_difference_and_refusal(qtbot):
+    a, b = make_synthetic_maps(seed=1), make_synthetic_maps(seed=2)
+    view = CompareView()
+    qtbot.addWidget(view)
+    view.resize(1024, 500)
+    view.show()
+    view.set_comparison(Comparison("run/step-1", "run/step-2", a, b, "Das Haus", "forced"))
+    view.set_state("decoder", 1, 2)
+    np.testing.assert_allclose(view.difference(), b.decoder_self[1, 2] - a.decoder_self[1, 2], atol=0)
+    shown = view.diff.displayed_array()
+    masked = a.masked("decoder")
+    assert np.isnan(shown[masked]).all()  # the causal future stays masked, not a difference of 0
+    np.testing.assert_array_equal(shown[~masked], (b.decoder_self[1, 2] - a.decoder_self[1, 2])[~masked])
+    lo, hi = view.diff.levels()
+    assert lo == -hi and hi == np.abs(shown[~masked]).max()
+    view.set_state("cross", 0, 0, mean=True)
+    np.testing.assert_allclose(view.difference(), b.cross[0].mean(0) - a.cross[0].mean(0), atol=1e-7)
+    assert view.plots.isVisible()
+    view.set_comparison(Comparison("A", "B", a, None, "x", "The tokenizers differ: …"))
+    assert not view.plots.isVisible() and "tokenizers differ" in view.header.text()
+
+
+def test_removed_tiles_are_grey_and_the_others_keep_their_colours(qtbot, synthetic_maps):
+    grid = HeadGridView()
+    qtbot.addWidget(grid)
+    grid.resize(600, 400)
+    grid.show()
+    grid.set_maps(synthetic_maps.cross)
+    before = grid.mosaic_rgba()
+    grid.set_removed({(0, 1)})
+    after = grid.mosaic_rgba()
+    _, _, q, k = synthetic_maps.cross.shape
+    gq, gk = grid._gap
+    c0 = (k + gk) + gk // 2
+    tile = (slice(gq // 2, gq // 2 + q), slice(c0, c0 + k))
+    assert not np.array_equal(after[tile], before[tile])
+    rest = np.ones(after.shape[:2], bool)
+    rest[tile] = False
+    np.testing.assert_array_equal(after[rest], before[rest])
+    assert set(map(tuple, after[tile][..., :3].reshape(-1, 3).tolist())) <= {(205, 205, 205), (120, 120, 120)}
+    grid.set_removed(set())
+    np.testing.assert_array_equal(grid.mosaic_rgba(), before)
