@@ -13,6 +13,7 @@ import html
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
+from explorer.i18n import tr
 from explorer.style import make_heading, make_muted
 
 GONE_STYLE = "background-color:#ffd6d6; text-decoration:line-through;"  # only in the unablated output
@@ -89,14 +90,16 @@ class AblationBox(QFrame):
         before, after = word_diff(base.text, translation.text)
         self._changed = (sum(c for _, c in before), sum(c for _, c in after))
         n = len(removed)
-        self.heading.setText(f"{n} head{'s' if n != 1 else ''} removed")
-        self.heads_label.setText(format_heads(removed) + " — right-click a tile in All heads to restore one")
+        self.heading.setText(tr("{n} heads removed", n=n) if n != 1 else tr("1 head removed"))
+        self.heads_label.setText(tr("{heads} — right-click a tile in All heads to restore one",
+                                    heads=format_heads(removed)))
         self.before_label.setText(diff_html(before, GONE_STYLE))
         self.after_label.setText(diff_html(after, NEW_STYLE))
         if self._changed == (0, 0):
-            self.summary_label.setText("Same output: removing these heads changed no word.")
+            self.summary_label.setText(tr("Same output: removing these heads changed no word."))
         else:
-            self.summary_label.setText(f"{self._changed[1]} of {len(after)} words differ (marked)")
+            self.summary_label.setText(tr("{changed} of {n} words differ (marked)", changed=self._changed[1],
+                                          n=len(after)))
         self.show()
 
     def changed_counts(self) -> tuple[int, int]:

@@ -20,11 +20,12 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from explorer.i18n import N_, tr
 from explorer.style import make_muted
 
 COLUMNS = ("#", "Hypothesis", "log P", "|Y|", "lp", "score")
-NO_BEAM = "Beam size 1 is greedy decoding: one hypothesis, no beam to list. Choose a beam size of 2 or more."
-WAITING = "Translate a sentence to list its beam."
+NO_BEAM = N_("Beam size 1 is greedy decoding: one hypothesis, no beam to list. Choose a beam size of 2 or more.")
+WAITING = N_("Translate a sentence to list its beam.")
 
 
 class BeamTable(QWidget):
@@ -66,13 +67,13 @@ class BeamTable(QWidget):
         self.table.blockSignals(True)
         self.table.setRowCount(0)
         if beam is None:
-            self.note.setText(WAITING if translation is None else NO_BEAM)
+            self.note.setText(tr(WAITING if translation is None else NO_BEAM))
             self.table.blockSignals(False)
             return
         n = len(beam.hypotheses)
-        self.note.setText(f"Final beam of size {beam.beam_size}: {n} hypotheses, best first. "
-                          f"score = log P / lp, lp = ((5 + |Y|) / 6)^{beam.alpha:g} (GNMT). "
-                          "Select one to see its maps.")
+        self.note.setText(tr("Final beam of size {size}: {n} hypotheses, best first. score = log P / lp, "
+                             "lp = ((5 + |Y|) / 6)^{alpha:g} (GNMT). Select one to see its maps.",
+                             size=beam.beam_size, n=n, alpha=beam.alpha))
         self.table.setRowCount(n)
         for row, h in enumerate(beam.hypotheses):
             text = h.text if h.finished else f"{h.text} … (unfinished)"

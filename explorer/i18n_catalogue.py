@@ -68,7 +68,10 @@ def literals_in_code(folder: Path = ROOT) -> list[str]:
     found: list[str] = []
     for path in sorted(folder.rglob("*.py")):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in CALLS
+            # tr("…") and i18n.tr("…") alike (a module whose local name ``tr`` means something else calls it so)
+            func = node.func if isinstance(node, ast.Call) else None
+            name = getattr(func, "id", None) or getattr(func, "attr", None)
+            if (name in CALLS
                     and node.args and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str)):
                 found.append(node.args[0].value)
     return found

@@ -17,6 +17,7 @@ from PySide6.QtCore import QEvent, QObject, Qt, Signal
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QApplication, QFileDialog, QLabel, QMessageBox
 
+from explorer.i18n import tr
 from explorer.lesson_file import LessonError, Slide, append_slide, read_lesson
 from explorer.style import bold_font
 
@@ -158,10 +159,11 @@ class LessonPlayer(QObject):
         if w.presentation.is_active():
             w.presentation.bar.set_sentence(slide.sentence)
         title = f" — {slide.title}" if slide.title else ""
-        self.caption.setText(f"Slide {self._index + 1} of {len(self._slides)}{title}   "
-                             "(PageDown next, PageUp back, Esc ends the lesson)")
+        self.caption.setText(tr("Slide {i} of {n}{title}   (PageDown next, PageUp back, Esc ends the lesson)",
+                                i=self._index + 1, n=len(self._slides), title=title))
         self.caption.show()
-        w.show_status(f"Lesson {self.path.name if self.path else ''}: slide {self._index + 1} of {len(self._slides)}")
+        w.show_status(tr("Lesson {name}: slide {i} of {n}", name=self.path.name if self.path else "",
+                         i=self._index + 1, n=len(self._slides)))
 
     def _on_translation(self, _translation) -> None:
         # A new sentence resets the walkthrough's cell (formula_dock connects first): select it again.

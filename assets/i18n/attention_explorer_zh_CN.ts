@@ -4,6 +4,38 @@
   <context>
     <name>AttentionExplorer</name>
     <message>
+      <source>{heads} — right-click a tile in All heads to restore one</source>
+      <translation>{heads} — 在“全部头”中右键点击一个图块即可恢复</translation>
+    </message>
+    <message>
+      <source>{n} heads removed</source>
+      <translation>已移除 {n} 个头</translation>
+    </message>
+    <message>
+      <source>1 head removed</source>
+      <translation>已移除 1 个头</translation>
+    </message>
+    <message>
+      <source>Same output: removing these heads changed no word.</source>
+      <translation>输出相同：移除这些头没有改变任何词。</translation>
+    </message>
+    <message>
+      <source>{changed} of {n} words differ (marked)</source>
+      <translation>{n} 个词中有 {changed} 个不同（已标出）</translation>
+    </message>
+    <message>
+      <source>Beam size 1 is greedy decoding: one hypothesis, no beam to list. Choose a beam size of 2 or more.</source>
+      <translation>束宽为 1 就是贪心解码：只有一个假设，没有束可列出。请选择 2 或更大的束宽。</translation>
+    </message>
+    <message>
+      <source>Translate a sentence to list its beam.</source>
+      <translation>翻译一个句子即可列出它的束。</translation>
+    </message>
+    <message>
+      <source>Final beam of size {size}: {n} hypotheses, best first. score = log P / lp, lp = ((5 + |Y|) / 6)^{alpha:g} (GNMT). Select one to see its maps.</source>
+      <translation>束宽 {size} 的最终束：{n} 个假设，最好的在前。得分 = log P / lp，lp = ((5 + |Y|) / 6)^{alpha:g}（GNMT）。选择一个即可查看它的注意力图。</translation>
+    </message>
+    <message>
       <source>loaded in {time}</source>
       <translation>加载用时 {time}</translation>
     </message>
@@ -42,6 +74,14 @@
     <message>
       <source>{n:,} parameters</source>
       <translation>{n:,} 个参数</translation>
+    </message>
+    <message>
+      <source>Slide {i} of {n}{title}   (PageDown next, PageUp back, Esc ends the lesson)</source>
+      <translation>第 {i} / {n} 页{title}   （PageDown 下一页，PageUp 上一页，Esc 结束本课）</translation>
+    </message>
+    <message>
+      <source>Lesson {name}: slide {i} of {n}</source>
+      <translation>课程 {name}：第 {i} / {n} 页</translation>
     </message>
     <message>
       <source>Loading…</source>
@@ -244,6 +284,10 @@ then open the folder it writes with File › Open model folder…</source>
       <translation>翻译</translation>
     </message>
     <message>
+      <source>Pharaoh (source-target): {links}</source>
+      <translation>Pharaoh 格式（源-目标）：{links}</translation>
+    </message>
+    <message>
       <source>{kind} — layer {layer}, {which}</source>
       <translation>{kind} — 第 {layer} 层，{which}</translation>
     </message>
@@ -264,8 +308,16 @@ then open the folder it writes with File › Open model folder…</source>
       <translation>第 {h} 头</translation>
     </message>
     <message>
+      <source>{title} — REMOVED (ablated)</source>
+      <translation>{title} — 已移除（消融）</translation>
+    </message>
+    <message>
       <source>{kind}: layer {layer} {which} outlined</source>
       <translation>{kind}：框出第 {layer} 层{which}</translation>
+    </message>
+    <message>
+      <source>removed (ablated)</source>
+      <translation>已移除（消融）</translation>
     </message>
     <message>
       <source>all {n} heads</source>
@@ -278,6 +330,18 @@ then open the folder it writes with File › Open model folder…</source>
     <message>
       <source>heads {list}</source>
       <translation>第 {list} 头</translation>
+    </message>
+    <message>
+      <source>{kind} — layer {layer}, {which}.   A: {a}   B: {b} ({note}).   B's own translation: {text}</source>
+      <translation>{kind} — 第 {layer} 层，{which}。   A：{a}   B：{b}（{note}）。   B 自己的译文：{text}</translation>
+    </message>
+    <message>
+      <source>A: {a}   B: {b}
+{note}
+B translates it: {text}</source>
+      <translation>A：{a}   B：{b}
+{note}
+B 的译文：{text}</translation>
     </message>
     <message>
       <source>, … ({n} in all)</source>
@@ -312,12 +376,16 @@ then open the folder it writes with File › Open model folder…</source>
       <translation>a = softmax(q Kᵀ)  （不除以 √d_k）</translation>
     </message>
     <message>
-      <source>Layer {layer}, head {head} — max weight {peak:.3f} (click to open)</source>
-      <translation>第 {layer} 层，第 {head} 头 — 最大权重 {peak:.3f}（点击打开）</translation>
+      <source>Layer {layer}, head {head} — max weight {peak:.3f} (click to open, right-click to remove)</source>
+      <translation>第 {layer} 层，第 {head} 头 — 最大权重 {peak:.3f}（点击打开，右键移除）</translation>
     </message>
     <message>
       <source>Click a head to open it</source>
       <translation>点击一个头即可打开</translation>
+    </message>
+    <message>
+      <source>Layer {layer}, head {head} — removed (right-click to restore)</source>
+      <translation>第 {layer} 层，第 {head} 头 — 已移除（右键恢复）</translation>
     </message>
     <message>
       <source>entropy {bits:.2f} bits (uniform {uniform:.2f})</source>
@@ -360,6 +428,14 @@ then open the folder it writes with File › Open model folder…</source>
       <translation>已掩码（未来位置）</translation>
     </message>
     <message>
+      <source>Full model: BLEU {bleu:.1f}, chrF {chrf:.1f} on {n} sentences{cached}. Cells: BLEU lost without the head; most important {head} (−{drop:.1f}).</source>
+      <translation>完整模型：{n} 个句子上 BLEU {bleu:.1f}，chrF {chrf:.1f}{cached}。格子：去掉该头后损失的 BLEU；最重要的是 {head}（−{drop:.1f}）。</translation>
+    </message>
+    <message>
+      <source> (from the cache)</source>
+      <translation>（来自缓存）</translation>
+    </message>
+    <message>
       <source>Show or hide head {h}</source>
       <translation>显示或隐藏第 {h} 头</translation>
     </message>
@@ -386,6 +462,30 @@ then open the folder it writes with File › Open model folder…</source>
     <message>
       <source>Export failed</source>
       <translation>导出失败</translation>
+    </message>
+    <message>
+      <source>dims</source>
+      <translation>维度</translation>
+    </message>
+    <message>
+      <source>dims {s}, {c}&lt;br&gt;one turn: {turn} pos.</source>
+      <translation>维度 {s}, {c}&lt;br&gt;转一圈：{turn} 个位置</translation>
+    </message>
+    <message>
+      <source>Position {pos} is beyond the longest training sentence ({n} pieces): the model never saw it.</source>
+      <translation>位置 {pos} 超出了最长的训练句子（{n} 个词元）：模型从未见过它。</translation>
+    </message>
+    <message>
+      <source>Position {pos}.</source>
+      <translation>位置 {pos}。</translation>
+    </message>
+    <message>
+      <source>{where} Solid hand: PE({pos}); dashed: PE({pos} + {k}) = PE({end}).</source>
+      <translation>{where} 实线指针：PE({pos})；虚线：PE({pos} + {k}) = PE({end})。</translation>
+    </message>
+    <message>
+      <source>How far each hand turns from PE(pos) to PE(pos + {k}), measured on the table, for several pos: the same in every column, so one rotation takes every PE(pos) to PE(pos + {k}).</source>
+      <translation>每根指针从 PE(pos) 到 PE(pos + {k}) 转过的角度（在编码表上测得，取若干个 pos）：每一列都相同，所以同一个旋转把每个 PE(pos) 变成 PE(pos + {k})。</translation>
     </message>
     <message>
       <source>Positional encoding PE[pos, i]</source>
@@ -420,6 +520,10 @@ then open the folder it writes with File › Open model folder…</source>
       <translation>PE 值</translation>
     </message>
     <message>
+      <source>Means over {n} sentences (the model's greedy translations).</source>
+      <translation>{n} 个句子上的平均值（模型的贪心译文）。</translation>
+    </message>
+    <message>
       <source>all others</source>
       <translation>其余全部</translation>
     </message>
@@ -446,6 +550,50 @@ then open the folder it writes with File › Open model folder…</source>
     <message>
       <source>Key (source)</source>
       <translation>键（源语言）</translation>
+    </message>
+    <message>
+      <source>❚❚ Pause</source>
+      <translation>❚❚ 暂停</translation>
+    </message>
+    <message>
+      <source>▶ Play</source>
+      <translation>▶ 播放</translation>
+    </message>
+    <message>
+      <source>Step {t} of {n}</source>
+      <translation>第 {t} 步，共 {n} 步</translation>
+    </message>
+    <message>
+      <source>greedy: the largest wins</source>
+      <translation>贪心：取概率最大者</translation>
+    </message>
+    <message>
+      <source>beam {k}</source>
+      <translation>束宽 {k}</translation>
+    </message>
+    <message>
+      <source>Step {t}: softmax of the logits ({search})</source>
+      <translation>第 {t} 步：logits 的 softmax（{search}）</translation>
+    </message>
+    <message>
+      <source>So far: </source>
+      <translation>目前：</translation>
+    </message>
+    <message>
+      <source>Greedy keeps one hypothesis (score: sum of log-probabilities)</source>
+      <translation>贪心解码只保留一个假设（得分：对数概率之和）</translation>
+    </message>
+    <message>
+      <source>Beam {k} after step {t} (✓ ended: ÷ length penalty)</source>
+      <translation>第 {t} 步后的束宽 {k}（✓ 已结束：÷ 长度惩罚）</translation>
+    </message>
+    <message>
+      <source>The search ran {n} steps: it ends when {k} hypotheses have ended</source>
+      <translation>搜索共进行了 {n} 步：当 {k} 个假设都结束时停止</translation>
+    </message>
+    <message>
+      <source>Mean</source>
+      <translation>平均</translation>
     </message>
     <message>
       <source>Export view</source>
@@ -504,6 +652,10 @@ then open the folder it writes with File › Open model folder…</source>
     <message>
       <source>Train</source>
       <translation>训练</translation>
+    </message>
+    <message>
+      <source>Workbench</source>
+      <translation>研究工作台</translation>
     </message>
     <message>
       <source>Previous step (←)</source>
@@ -584,6 +736,162 @@ then open the folder it writes with File › Open model folder…</source>
     <message>
       <source>Key</source>
       <translation>键</translation>
+    </message>
+    <message>
+      <source>Head importance</source>
+      <translation>头的重要性</translation>
+    </message>
+    <message>
+      <source>Statistics</source>
+      <translation>统计</translation>
+    </message>
+    <message>
+      <source>Alignment</source>
+      <translation>对齐</translation>
+    </message>
+    <message>
+      <source>Layer:</source>
+      <translation>层：</translation>
+    </message>
+    <message>
+      <source>Head:</source>
+      <translation>头：</translation>
+    </message>
+    <message>
+      <source>mean</source>
+      <translation>平均</translation>
+    </message>
+    <message>
+      <source>Link each target word through the decoding step that reads it as input (the next step), not the step that produced it</source>
+      <translation>通过把目标词作为输入读入的解码步（下一步）来连接它，而不是通过生成它的那一步</translation>
+    </message>
+    <message>
+      <source>Shifted (Chen et al. 2020)</source>
+      <translation>移位（Chen 等，2020）</translation>
+    </message>
+    <message>
+      <source>Export Pharaoh…</source>
+      <translation>导出 Pharaoh…</translation>
+    </message>
+    <message>
+      <source>Translate a sentence to see its word alignment.</source>
+      <translation>翻译一个句子即可查看其词对齐。</translation>
+    </message>
+    <message>
+      <source>Sentences:</source>
+      <translation>句子数：</translation>
+    </message>
+    <message>
+      <source>How many sentences of the test set to use (0: all)</source>
+      <translation>使用测试集中的多少个句子（0：全部）</translation>
+    </message>
+    <message>
+      <source>all</source>
+      <translation>全部</translation>
+    </message>
+    <message>
+      <source>the model's held-out set</source>
+      <translation>模型自带的留出集</translation>
+    </message>
+    <message>
+      <source>Pick a source file, one sentence a line</source>
+      <translation>选择源语言文件，每行一句</translation>
+    </message>
+    <message>
+      <source>Files…</source>
+      <translation>文件…</translation>
+    </message>
+    <message>
+      <source>Use the sentences the model folder ships in heldout/</source>
+      <translation>使用模型文件夹 heldout/ 中自带的句子</translation>
+    </message>
+    <message>
+      <source>Held-out</source>
+      <translation>留出集</translation>
+    </message>
+    <message>
+      <source>Run</source>
+      <translation>运行</translation>
+    </message>
+    <message>
+      <source>Cancel</source>
+      <translation>取消</translation>
+    </message>
+    <message>
+      <source>Run to translate the test set and average each head's statistics.</source>
+      <translation>点击“运行”翻译测试集，并对每个头的统计量求平均。</translation>
+    </message>
+    <message>
+      <source>Grid:</source>
+      <translation>网格：</translation>
+    </message>
+    <message>
+      <source>entropy</source>
+      <translation>熵</translation>
+    </message>
+    <message>
+      <source>confidence</source>
+      <translation>置信度</translation>
+    </message>
+    <message>
+      <source>distance</source>
+      <translation>距离</translation>
+    </message>
+    <message>
+      <source>previous</source>
+      <translation>前一个</translation>
+    </message>
+    <message>
+      <source>same</source>
+      <translation>同一个</translation>
+    </message>
+    <message>
+      <source>next</source>
+      <translation>后一个</translation>
+    </message>
+    <message>
+      <source>eos</source>
+      <translation>句末 &lt;/s&gt;</translation>
+    </message>
+    <message>
+      <source>punctuation</source>
+      <translation>标点</translation>
+    </message>
+    <message>
+      <source>Export CSV…</source>
+      <translation>导出 CSV…</translation>
+    </message>
+    <message>
+      <source>kind</source>
+      <translation>类型</translation>
+    </message>
+    <message>
+      <source>layer</source>
+      <translation>层</translation>
+    </message>
+    <message>
+      <source>head</source>
+      <translation>头</translation>
+    </message>
+    <message>
+      <source>Pick a source file and its reference translations, one sentence a line</source>
+      <translation>选择源语言文件及其参考译文，每行一句</translation>
+    </message>
+    <message>
+      <source>Run to score every head: each is removed alone and the test set translated again (greedy).</source>
+      <translation>点击“运行”为每个头打分：每次单独移除一个头，再重新翻译测试集（贪心解码）。</translation>
+    </message>
+    <message>
+      <source>Export…</source>
+      <translation>导出…</translation>
+    </message>
+    <message>
+      <source>BLEU</source>
+      <translation>BLEU</translation>
+    </message>
+    <message>
+      <source>heads removed (least important first)</source>
+      <translation>移除的头数（从最不重要的开始）</translation>
     </message>
     <message>
       <source>Probe replay</source>
@@ -910,6 +1218,34 @@ then open the folder it writes with File › Open model folder…</source>
       <translation>在注意力视图中打开</translation>
     </message>
     <message>
+      <source>Table and waves</source>
+      <translation>编码表与波形</translation>
+    </message>
+    <message>
+      <source>Clock hands</source>
+      <translation>时钟指针</translation>
+    </message>
+    <message>
+      <source>Position</source>
+      <translation>位置</translation>
+    </message>
+    <message>
+      <source>Play</source>
+      <translation>播放</translation>
+    </message>
+    <message>
+      <source>Shift k</source>
+      <translation>偏移 k</translation>
+    </message>
+    <message>
+      <source>k: how many positions further the dashed hand is</source>
+      <translation>k：虚线指针往后多少个位置</translation>
+    </message>
+    <message>
+      <source>ω·1</source>
+      <translation>ω·1</translation>
+    </message>
+    <message>
       <source>Positions</source>
       <translation>位置数</translation>
     </message>
@@ -982,6 +1318,26 @@ or train a new model on a parallel corpus.</source>
     <message>
       <source>Click a sentence to translate it again</source>
       <translation>点击句子即可再次翻译</translation>
+    </message>
+    <message>
+      <source>Heads removed</source>
+      <translation>已移除的头</translation>
+    </message>
+    <message>
+      <source>Put every removed head back and translate again</source>
+      <translation>把所有移除的头放回去并重新翻译</translation>
+    </message>
+    <message>
+      <source>Restore all heads</source>
+      <translation>恢复所有头</translation>
+    </message>
+    <message>
+      <source>With every head:</source>
+      <translation>使用全部头：</translation>
+    </message>
+    <message>
+      <source>With the heads removed:</source>
+      <translation>移除这些头后：</translation>
     </message>
     <message>
       <source>Model:</source>
@@ -1088,6 +1444,26 @@ or train a new model on a parallel corpus.</source>
       <translation>不除以 √d_k 时这一行更尖锐</translation>
     </message>
     <message>
+      <source>Beam hypotheses</source>
+      <translation>束搜索假设</translation>
+    </message>
+    <message>
+      <source>log P</source>
+      <translation>log P</translation>
+    </message>
+    <message>
+      <source>|Y|</source>
+      <translation>|Y|</translation>
+    </message>
+    <message>
+      <source>lp</source>
+      <translation>lp</translation>
+    </message>
+    <message>
+      <source>score</source>
+      <translation>得分</translation>
+    </message>
+    <message>
       <source>Export...</source>
       <translation>导出…</translation>
     </message>
@@ -1152,12 +1528,36 @@ or train a new model on a parallel corpus.</source>
       <translation>模型信息(&amp;I)</translation>
     </message>
     <message>
+      <source>Research &amp;workbench</source>
+      <translation>研究工作台(&amp;W)</translation>
+    </message>
+    <message>
       <source>Attention &amp;formula</source>
       <translation>注意力公式(&amp;F)</translation>
     </message>
     <message>
-      <source>Beam {k} after step {t} (✓ ended: ÷ length penalty)</source>
-      <translation>第 {t} 步后的束宽 {k}（✓ 已结束：÷ 长度惩罚）</translation>
+      <source>&amp;Beam hypotheses</source>
+      <translation>束搜索假设(&amp;B)</translation>
+    </message>
+    <message>
+      <source>Restore all removed heads</source>
+      <translation>恢复所有移除的头</translation>
+    </message>
+    <message>
+      <source>Compare with &amp;model…</source>
+      <translation>与模型比较(&amp;M)…</translation>
+    </message>
+    <message>
+      <source>Stop comparing</source>
+      <translation>停止比较</translation>
+    </message>
+    <message>
+      <source>Save lesson &amp;slide…</source>
+      <translation>保存课程幻灯片(&amp;S)…</translation>
+    </message>
+    <message>
+      <source>Open &amp;lesson…</source>
+      <translation>打开课程(&amp;L)…</translation>
     </message>
     <message>
       <source>Cross</source>
@@ -1212,10 +1612,6 @@ or train a new model on a parallel corpus.</source>
       <translation>键（目标语言）</translation>
     </message>
     <message>
-      <source>Mean</source>
-      <translation>平均</translation>
-    </message>
-    <message>
       <source>Mean over heads</source>
       <translation>各头平均</translation>
     </message>
@@ -1240,22 +1636,6 @@ or train a new model on a parallel corpus.</source>
       <translation>查询：目标语言词元（解码器输入）</translation>
     </message>
     <message>
-      <source>So far: </source>
-      <translation>目前：</translation>
-    </message>
-    <message>
-      <source>Step {t} of {n}</source>
-      <translation>第 {t} 步，共 {n} 步</translation>
-    </message>
-    <message>
-      <source>Step {t}: softmax of the logits ({search})</source>
-      <translation>第 {t} 步：logits 的 softmax（{search}）</translation>
-    </message>
-    <message>
-      <source>The search ran {n} steps: it ends when {k} hypotheses have ended</source>
-      <translation>搜索共进行了 {n} 步：当 {k} 个假设都结束时停止</translation>
-    </message>
-    <message>
       <source>Translate a sentence to see its attention</source>
       <translation>翻译一个句子即可查看它的注意力</translation>
     </message>
@@ -1272,12 +1652,8 @@ or train a new model on a parallel corpus.</source>
       <translation>a = softmax(q Kᵀ / √d_k)</translation>
     </message>
     <message>
-      <source>beam {k}</source>
-      <translation>束宽 {k}</translation>
-    </message>
-    <message>
-      <source>▶ Play</source>
-      <translation>▶ 播放</translation>
+      <source>Layer {layer}, head {head} — max weight {peak:.3f} (click to open)</source>
+      <translation type="obsolete">第 {layer} 层，第 {head} 头 — 最大权重 {peak:.3f}（点击打开）</translation>
     </message>
   </context>
 </TS>

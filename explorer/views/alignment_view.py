@@ -9,6 +9,7 @@ from __future__ import annotations
 import numpy as np
 from PySide6 import QtCore, QtGui, QtWidgets
 
+from explorer.i18n import tr
 from model.analysis.alignment import WORD_START, align, pharaoh, word_ids
 from model.records import AttentionMaps
 
@@ -152,7 +153,7 @@ class AlignmentView(QtWidgets.QWidget):
             return
         links = self.links()
         self.canvas.set_alignment(words(m.source_tokens), words(self.target_pieces()), links)
-        self.links_label.setText(f"Pharaoh (source-target): {pharaoh(links)}")
+        self.links_label.setText(tr("Pharaoh (source-target): {links}", links=pharaoh(links)))
 
     def _export_dialog(self) -> None:
         path, _ = QtWidgets.QFileDialog.getSaveFileName(self, "Export alignment", "alignment.txt",

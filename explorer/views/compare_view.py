@@ -10,6 +10,7 @@ from __future__ import annotations
 import numpy as np
 from PySide6 import QtCore, QtWidgets
 
+from explorer.i18n import tr
 from explorer.views.difference_map import DifferenceMapView
 from explorer.views.heatmap import HeatmapView
 from model.records import KIND_TITLES
@@ -71,19 +72,21 @@ class CompareView(QtWidgets.QWidget):
             self.plots.hide()
             return
         if not c.comparable:
-            self.header.setText(f"A: {c.name_a}   B: {c.name_b}\n{c.note}\nB translates it: {c.text_b}")
+            self.header.setText(tr("A: {a}   B: {b}\n{note}\nB translates it: {text}", a=c.name_a, b=c.name_b,
+                                   note=c.note, text=c.text_b))
             self.plots.hide()
             return
         kind, layer, head, mean = self._state
         layer = min(layer, c.maps_a.n_layers - 1)
         head = min(head, c.maps_a.n_heads - 1)
         self._state = (kind, layer, head, mean)
-        which = f"mean of {c.maps_a.n_heads} heads" if mean else f"head {head + 1}"
+        which = tr("mean of {n} heads", n=c.maps_a.n_heads) if mean else tr("head {h}", h=head + 1)
         rows, cols = c.maps_a.labels(kind)
         masked = c.maps_a.masked(kind)
         masked = masked if masked.any() else None
-        self.header.setText(f"{KIND_TITLES[kind]} — layer {layer + 1}, {which}.   A: {c.name_a}   B: {c.name_b} "
-                            f"({c.note}).   B's own translation: {c.text_b}")
+        self.header.setText(tr("{kind} — layer {layer}, {which}.   A: {a}   B: {b} ({note}).   "
+                               "B's own translation: {text}", kind=tr(KIND_TITLES[kind]), layer=layer + 1,
+                               which=which, a=c.name_a, b=c.name_b, note=c.note, text=c.text_b))
 
         def pick(maps):
             arr = maps.of_kind(kind)[layer]

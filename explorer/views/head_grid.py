@@ -235,7 +235,8 @@ class HeadGridView(QtWidgets.QWidget):
             return
         layer, head = tile
         if tile in self._removed:
-            self.readout.setText(f"Layer {layer + 1}, head {head + 1} — removed (right-click to restore)")
+            self.readout.setText(tr("Layer {layer}, head {head} — removed (right-click to restore)",
+                                    layer=layer + 1, head=head + 1))
             return
         tile_values = self.thumbnail_array(layer, head)
         peak = np.nanmax(tile_values) if np.isfinite(tile_values).any() else 0.0

@@ -14,6 +14,7 @@ import numpy as np
 import pyqtgraph as pg
 from PySide6 import QtWidgets
 
+from explorer.i18n import tr
 from explorer.views.colormaps import DEFAULT_COLORMAP
 from explorer.views.run_bar import RunBar
 from explorer.views.value_grid import GRID_TITLES, ValueGrid
@@ -68,10 +69,10 @@ class ImportanceView(QtWidgets.QWidget):
         x = np.arange(len(result.curve) + 1)
         self.curve.setData(x, [result.bleu] + [h.bleu for h in result.curve])
         worst = max(result.heads, key=lambda h: result.bleu - h.bleu)
-        self.summary.setText(
-            f"Full model: BLEU {result.bleu:.1f}, chrF {result.chrf:.1f} on {result.sentences} sentences"
-            f"{' (from the cache)' if result.cached else ''}. Cells: BLEU lost without the head; "
-            f"most important {worst.head} (−{result.bleu - worst.bleu:.1f}).")
+        self.summary.setText(tr(
+            "Full model: BLEU {bleu:.1f}, chrF {chrf:.1f} on {n} sentences{cached}. Cells: BLEU lost without the "
+            "head; most important {head} (−{drop:.1f}).", bleu=result.bleu, chrf=result.chrf, n=result.sentences,
+            cached=tr(" (from the cache)") if result.cached else "", head=worst.head, drop=result.bleu - worst.bleu))
         self.export_button.setEnabled(True)
 
     def clear(self) -> None:

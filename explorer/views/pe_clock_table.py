@@ -7,6 +7,8 @@ from __future__ import annotations
 import numpy as np
 from PySide6 import QtCore, QtWidgets
 
+from explorer.i18n import tr
+
 
 class TurnTable(QtWidgets.QTableWidget):
     """Rows: pairs; columns: dims, ω·k, then one column per pos ("pos → pos + k")."""
@@ -20,7 +22,7 @@ class TurnTable(QtWidgets.QTableWidget):
     def fill(self, dims: list[str], k: int, positions: list[int], expected: np.ndarray,
              measured: np.ndarray) -> None:
         """``expected``: (pairs,) degrees; ``measured``: (pairs, positions) degrees."""
-        headers = ["dims", f"ω·{k}"] + [f"{p} → {p + k}" for p in positions]
+        headers = [tr("dims"), f"ω·{k}"] + [f"{p} → {p + k}" for p in positions]
         self.setColumnCount(len(headers))
         self.setRowCount(len(dims))
         self.setHorizontalHeaderLabels(headers)

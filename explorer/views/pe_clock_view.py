@@ -16,6 +16,7 @@ import numpy as np
 import pyqtgraph as pg
 from PySide6 import QtCore, QtGui, QtWidgets
 
+from explorer.i18n import tr
 from explorer.views.flow_layout import FlowLayout
 from explorer.views.heatmap import BASE_POINT_SIZE, release_title_width
 from explorer.views.pe_clock import angular_speeds, clock_pairs, measured_turns, pair_columns
@@ -211,8 +212,8 @@ class ClockView(QtWidgets.QWidget):
             plot.plot([0, 0], [0.85, 1.0], pen=_pen(self._text, 2))  # 12 o'clock: position 0
             s, c = pair_columns(pair, self._d_model, self._layout)
             turn = 2.0 * math.pi / speeds[pair]
-            title = f"dims {s}, {c}<br>one turn: {turn:,.0f} pos." if turn >= 100 else \
-                f"dims {s}, {c}<br>one turn: {turn:.3g} pos."
+            turn_text = f"{turn:,.0f}" if turn >= 100 else f"{turn:.3g}"
+            title = tr("dims {s}, {c}<br>one turn: {turn} pos.", s=s, c=c, turn=turn_text)
             clock = {"plot": plot, "pair": pair, "title": title,
                      "arc": plot.plot([], [], pen=_pen(SHIFT_COLOR, 2)),
                      "ghost": plot.plot([], [], pen=_pen(SHIFT_COLOR, 2.5, dash=True)),
@@ -268,18 +269,19 @@ class ClockView(QtWidgets.QWidget):
         self.now_line.setValue(pos)
         self.shift_line.setValue(pos + k)
         self._fill_table(pe)
-        where = (f"Position {pos} is beyond the longest training sentence ({self._train_length} pieces): "
-                 "the model never saw it." if unseen else f"Position {pos}.")
-        self.note.setText(f"{where} Solid hand: PE({pos}); dashed: PE({pos} + {k}) = PE({pos + k}).")
+        where = (tr("Position {pos} is beyond the longest training sentence ({n} pieces): the model never saw it.",
+                    pos=pos, n=self._train_length) if unseen else tr("Position {pos}.", pos=pos))
+        self.note.setText(tr("{where} Solid hand: PE({pos}); dashed: PE({pos} + {k}) = PE({end}).",
+                             where=where, pos=pos, k=k, end=pos + k))
 
     def _fill_table(self, pe: np.ndarray) -> None:
         self._table_positions = sorted(set(TABLE_POSITIONS) | {self._position})
         k, positions = self._shift, self._table_positions
         self._turns = np.degrees(measured_turns(pe, self._pairs, positions, k, self._d_model, self._layout))
         expected = np.degrees(np.mod(angular_speeds(self._d_model)[self._pairs] * k, 2.0 * np.pi))
-        self.table_title.setText(f"How far each hand turns from PE(pos) to PE(pos + {k}), measured on the "
-                                 "table, for several pos: the same in every column, so one rotation takes "
-                                 f"every PE(pos) to PE(pos + {k}).")
+        self.table_title.setText(tr("How far each hand turns from PE(pos) to PE(pos + {k}), measured on the table, "
+                                    "for several pos: the same in every column, so one rotation takes every "
+                                    "PE(pos) to PE(pos + {k}).", k=k))
         dims = [", ".join(map(str, pair_columns(p, self._d_model, self._layout))) for p in self._pairs]
         self.table.fill(dims, k, positions, expected, self._turns)
 

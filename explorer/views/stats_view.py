@@ -10,6 +10,7 @@ from __future__ import annotations
 import numpy as np
 from PySide6 import QtCore, QtWidgets
 
+from explorer.i18n import tr
 from explorer.views.colormaps import DEFAULT_COLORMAP
 from explorer.views.run_bar import RunBar
 from explorer.views.value_grid import GRID_TITLES, ValueGrid
@@ -100,7 +101,7 @@ class StatsView(QtWidgets.QWidget):
                 self.table.setItem(r, c, NumberItem(v, text))
         self.table.setSortingEnabled(True)
         self.table.resizeColumnsToContents()
-        self.summary.setText(f"Means over {table.sentences} sentences (the model's greedy translations).")
+        self.summary.setText(tr("Means over {n} sentences (the model's greedy translations).", n=table.sentences))
         self.export_button.setEnabled(True)
         self._fill_grids()
 

@@ -20,10 +20,11 @@ from model.records import KINDS
 # Not words to translate: the app's name, file and command names, symbols of the paper, units and acronyms
 # a Chinese textbook writes the same way.
 PHRASES = ("Attention Explorer", "attention-explorer train --help", "config.json", "model.safetensors",
-           "spm.model", "Hugging Face", "OPUS-MT", "PageUp/PageDown", "Ctrl+Enter", "·ther")
+           "spm.model", "Hugging Face", "OPUS-MT", "PageUp/PageDown", "Ctrl+Enter", "·ther", "Pharaoh", "Chen",
+           "heldout/")
 TERMS = {"softmax", "PE", "pos", "BLEU", "CPU", "GPU", "ETA", "Dropout", "PNG", "SVG", "CSV", "NPZ", "TSV", "TAB",
          "NumPy", "Ding", "Marian", "Enter", "logits", "sin", "cos", "png", "svg", "csv", "npz", "ms", "W^Q", "W^K",
-         "Kᵀ", "PEᵀ"}
+         "Kᵀ", "PEᵀ", "log", "lp"}
 WORD = re.compile(r"[A-Za-z0-9_^ᵀεΣ]+")
 
 
@@ -50,12 +51,12 @@ def test_switching_to_chinese_changes_menus_and_tabs_and_back(window, english_af
     english = (menu_titles(window), tab_titles(window.tabs), tab_titles(window.attention_panel.tabs),
                window.zoom_in_action.text(), window.translate_panel.translate_button.text())
     assert english[0] == ["&File", "&View"]
-    assert english[1] == ["Attention", "Step by step", "Positional encoding", "Train"]
+    assert english[1] == ["Attention", "Step by step", "Positional encoding", "Train", "Workbench"]
 
     assert set_language(window, "zh_CN") == ""
     assert i18n.current_language() == "zh_CN"
     assert menu_titles(window) == ["文件(&F)", "视图(&V)"]
-    assert tab_titles(window.tabs) == ["注意力", "逐步解码", "位置编码", "训练"]
+    assert tab_titles(window.tabs) == ["注意力", "逐步解码", "位置编码", "训练", "研究工作台"]
     assert tab_titles(window.attention_panel.tabs) == ["头", "全部头", "连线"]
     assert window.zoom_in_action.text() == "放大(&I)"
     assert window.translate_panel.translate_button.text() == "翻译"
@@ -88,7 +89,8 @@ def test_texts_made_at_run_time_follow_the_language(loaded, english_after):
 
 
 def untranslated(text: str, data: set[str]) -> list[str]:
-    """The English words left in ``text`` once names, terms and the model's own words are set aside."""
+    """The English words left in ``text`` once names, terms, markup and the model's own words are set aside."""
+    text = re.sub(r"<[^>]+>", " ", text)  # rich-text tags such as <br> are not words
     for phrase in sorted(data | set(PHRASES), key=len, reverse=True):
         text = text.replace(phrase, " ")
     return [w for w in WORD.findall(text) if is_word(w)]
