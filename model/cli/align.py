@@ -14,7 +14,7 @@ if TYPE_CHECKING:
     import numpy as np
 
 
-def _cross_maps(loaded, src: list[str], ref: list[str] | None) -> list[tuple[np.ndarray, tuple, tuple]]:
+def cross_maps(loaded, src: list[str], ref: list[str] | None) -> list[tuple[np.ndarray, tuple, tuple]]:
     """Per sentence (L, H, T, S) cross weights, source pieces, the pieces each row produces.
 
     With references the decoder is forced along them (the gold alignment is over the reference's words);
@@ -52,7 +52,7 @@ def cmd_align(a) -> int:
     n_layers, n_heads = loaded.config.n_layers, loaded.config.n_heads
     if not 1 <= a.layer <= n_layers or not 0 <= a.head <= n_heads:
         raise UserError(f"this model has layers 1–{n_layers} and heads 1–{n_heads} (head 0: the layer's mean)")
-    maps = _cross_maps(loaded, src, ref)
+    maps = cross_maps(loaded, src, ref)
 
     def links_for(layer: int, head: int):  # 1-based; head 0 = mean over the layer's heads
         return [align(c[layer - 1].mean(0) if head == 0 else c[layer - 1, head - 1], s, t, shift=a.shift)

@@ -80,11 +80,11 @@ def test_shifted_alignment_reads_the_next_step():
 
 def test_cli_align_shift(tiny_model_dir, tmp_path, capsys):
     from model.checkpoint import load_model
-    from model.cli.align import _cross_maps
+    from model.cli.align import cross_maps
     src, out = tmp_path / "s.txt", tmp_path / "a.txt"
     src.write_text("3 1 4\n9 2 6 5\n", encoding="utf-8")
     assert main(["align", "--model", str(tiny_model_dir), "--src", str(src), "--layer", "2", "--shift",
                  "--out", str(out)]) == 0
-    maps = _cross_maps(load_model(tiny_model_dir), ["3 1 4", "9 2 6 5"], None)
+    maps = cross_maps(load_model(tiny_model_dir), ["3 1 4", "9 2 6 5"], None)
     expect = [pharaoh(align(c[1].mean(0), s, t, shift=True)) for c, s, t in maps]
     assert out.read_text(encoding="utf-8").splitlines() == expect
