@@ -96,17 +96,12 @@ class ModelWorker(QObject):
         self.busy.emit(True)
         start = time.perf_counter()
         try:
-            from model.checkpoint import load_model
-
-            loaded = load_model(path, device="cpu")
-            info = loaded.info()
-        except Exception as exc:  # noqa: BLE001
-            self.failed.emit(LOAD, _message(exc), 0)
-        else:
-            # Swap only after the new model is complete, so a failed load never leaves us with none.
-            self._loaded = loaded
-            self.timed.emit(LOAD, 0, time.perf_counter() - start)
-            self.model_loaded.emit(info)
+            opened = self._open(path, LOAD)
+            if opened is not None:
+                # Swap only after the new model is complete, so a failed load never leaves us with none.
+                self._loaded = opened[0]
+                self.timed.emit(LOAD, 0, time.perf_counter() - start)
+                self.model_loaded.emit(opened[1])
         finally:
             self.busy.emit(False)
 
@@ -119,17 +114,24 @@ class ModelWorker(QObject):
             return
         self.busy.emit(True)
         try:
+            opened = self._open(path, COMPARE)
+            if opened is not None:
+                self._compare = opened[0]
+                self.compare_loaded.emit(opened[1])
+        finally:
+            self.busy.emit(False)
+
+    def _open(self, path: str, kind: str) -> tuple | None:
+        """(the loaded model, its ModelInfo) of the folder at ``path`` on the CPU, or None after emitting
+        ``failed`` (``kind``) with the reason."""
+        try:
             from model.checkpoint import load_model
 
             loaded = load_model(path, device="cpu")
-            info = loaded.info()
-        except Exception as exc:  # noqa: BLE001
-            self.failed.emit(COMPARE, _message(exc), 0)
-        else:
-            self._compare = loaded
-            self.compare_loaded.emit(info)
-        finally:
-            self.busy.emit(False)
+            return loaded, loaded.info()
+        except Exception as exc:  # noqa: BLE001 - any failure must reach the window as a message
+            self.failed.emit(kind, _message(exc), 0)
+            return None
 
     @Slot(int, str, int, object)
     def translate(self, request_id: int, text: str, beam_size: int, removed: tuple = ()) -> None:

@@ -290,3 +290,20 @@ def loaded(qtbot, window, fake_model):
     with qtbot.waitSignal(window.controller.translation_ready, timeout=WINDOW_TIMEOUT):
         window.open_model(fake_model.make_model_dir())
     return window
+
+
+REAL_TIMEOUT = 60_000  # loading imports torch on first use; the CPU may be shared with other work
+
+
+def open_real_window(qtbot, model_dir, sentence: str, size=(1400, 900), **window_args):
+    """A shown MainWindow with the real worker, ``model_dir`` loaded and ``sentence`` translated."""
+    from explorer.main_window import MainWindow  # noqa: PLC0415
+
+    win = MainWindow(**window_args)
+    qtbot.addWidget(win)
+    win.resize(*size)
+    win.translate_panel.set_text(sentence)
+    win.show()
+    with qtbot.waitSignal(win.controller.translation_ready, timeout=REAL_TIMEOUT):
+        win.open_model(model_dir)
+    return win

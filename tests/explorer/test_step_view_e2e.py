@@ -7,24 +7,18 @@ import numpy as np
 import pytest
 import torch
 
-from explorer.main_window import MainWindow
 from model.checkpoint import load_model
 from model.decoding.decode import encode_source
 
-TIMEOUT = 60_000  # loading imports torch on first use; the CPU may be shared with other work
+from .conftest import REAL_TIMEOUT as TIMEOUT
+from .conftest import open_real_window
+
 SENTENCE = "1 2 3"  # the tiny model was trained (briefly) to reverse digit strings
 
 
 @pytest.fixture
 def window(qtbot, tiny_model_dir, restore_app_look):
-    win = MainWindow()
-    qtbot.addWidget(win)
-    win.resize(1024, 768)
-    win.translate_panel.set_text(SENTENCE)
-    win.show()
-    with qtbot.waitSignal(win.controller.translation_ready, timeout=TIMEOUT):
-        win.open_model(tiny_model_dir)
-    return win
+    return open_real_window(qtbot, tiny_model_dir, SENTENCE, (1024, 768))
 
 
 @pytest.mark.parametrize("beam_size", [1, 3])

@@ -13,24 +13,18 @@ import pytest
 from PySide6.QtWidgets import QMessageBox
 
 from explorer.info_panel import format_count
-from explorer.main_window import MainWindow
 from explorer.views.tokens import display_piece, elide
 from explorer.worker import ModelWorker
 
-TIMEOUT = 60_000  # loading imports torch on first use; the CPU may be shared with other work
+from .conftest import REAL_TIMEOUT as TIMEOUT
+from .conftest import open_real_window
+
 SENTENCE = "3 1 4 1 5 9"  # the tiny model was trained to reverse digit strings
 
 
 @pytest.fixture
 def window(qtbot, tiny_model_dir, restore_app_look):
-    win = MainWindow()
-    qtbot.addWidget(win)
-    win.resize(1400, 900)
-    win.translate_panel.set_text(SENTENCE)
-    win.show()
-    with qtbot.waitSignal(win.controller.translation_ready, timeout=TIMEOUT):
-        win.open_model(tiny_model_dir)
-    return win
+    return open_real_window(qtbot, tiny_model_dir, SENTENCE, (1400, 900))
 
 
 @pytest.fixture

@@ -8,23 +8,17 @@ import pytest
 import torch
 from PySide6 import QtCore
 
-from explorer.main_window import MainWindow
 from explorer.views.mask_overlay import MASK_FILL, MASK_HATCH
 
-TIMEOUT = 60_000
+from .conftest import REAL_TIMEOUT as TIMEOUT
+from .conftest import open_real_window
+
 SENTENCE = "3 1 4 1 5 9"
 
 
 @pytest.fixture
 def window(qtbot, tiny_model_dir, restore_app_look):
-    win = MainWindow(show_dialogs=False)
-    qtbot.addWidget(win)
-    win.resize(1400, 900)
-    win.translate_panel.set_text(SENTENCE)
-    win.show()
-    with qtbot.waitSignal(win.controller.translation_ready, timeout=TIMEOUT):
-        win.open_model(tiny_model_dir)
-    return win
+    return open_real_window(qtbot, tiny_model_dir, SENTENCE, (1400, 900), show_dialogs=False)
 
 
 @pytest.fixture(scope="module")
