@@ -59,6 +59,8 @@ class AblationBox(QFrame):
             label.setWordWrap(True)
             label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.summary_label = make_muted(QLabel(""))
+        # Every line wraps: an unwrapped one would set the sentence column's width (and squeeze the maps)
+        self.summary_label.setWordWrap(True)
         self.restore_button = QPushButton("Restore all heads")
         self.restore_button.setToolTip("Put every removed head back and translate again")
         self.restore_button.clicked.connect(self.restore_all_requested)

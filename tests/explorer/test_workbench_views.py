@@ -37,6 +37,20 @@ def test_ablation_box_shows_both_outputs_only_for_an_ablated_translation(qtbot):
     assert not box.isVisible()
 
 
+def test_ablation_box_never_widens_the_sentence_column(qtbot):
+    """Every line of the box wraps: an unwrapped summary once widened the column (470 px of 1024)."""
+    box = AblationBox()
+    qtbot.addWidget(box)
+    maps = make_synthetic_maps()
+    text = "Der Parkplatz vor der Bank war völlig voll und niemand konnte dort noch parken"
+    base = Translation("x", text, (), ())
+    same = Translation("x", text, (), (), attention=dataclasses.replace(maps, removed=(("cross", 0, 1),)),
+                       unablated=base)
+    box.show_translation(same)  # the longest summary: "Same output: removing these heads changed no word."
+    box.show()
+    assert box.minimumSizeHint().width() <= 300  # 248 here with wrapping, 345 without
+
+
 def test_compare_view_difference_and_refusal(qtbot):
     a, b = make_synthetic_maps(seed=1), make_synthetic_maps(seed=2)
     view = CompareView()
