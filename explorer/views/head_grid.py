@@ -16,7 +16,7 @@ from PySide6.QtCore import Signal
 from explorer.i18n import tr
 from explorer.views.colormaps import DEFAULT_COLORMAP, map_to_rgba
 from explorer.views.heatmap import BASE_POINT_SIZE, set_fitted_title
-from explorer.views.mask_overlay import MASK_FILL
+from explorer.views.mask_overlay import MASK_FILL, highlight_box
 from explorer.views.removed_tiles import RemovedMarks, paint_removed
 from explorer.views.token_axis import TokenAxis
 
@@ -51,13 +51,7 @@ class HeadGridView(QtWidgets.QWidget):
         self.plot.vb.setMouseEnabled(False, False)  # thumbnails are for overview and clicking
         self.image = pg.ImageItem(axisOrder="row-major")
         self.plot.addItem(self.image)
-        self._outline = QtWidgets.QGraphicsRectItem()
-        pen = QtGui.QPen(QtGui.QColor(SELECTION_COLOR))
-        pen.setCosmetic(True)
-        pen.setWidthF(3.0)
-        self._outline.setPen(pen)
-        self._outline.setZValue(10)
-        self._outline.hide()
+        self._outline = highlight_box(SELECTION_COLOR, 10)
         self.plot.addItem(self._outline)
         self._removed_marks = RemovedMarks(self.plot)
         self.canvas.scene().sigMouseClicked.connect(self._on_mouse_clicked)

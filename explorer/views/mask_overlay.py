@@ -35,6 +35,19 @@ def mask_runs(masked: np.ndarray) -> list[QtCore.QRectF]:
     return rects
 
 
+def highlight_box(color: str, z: float) -> QtWidgets.QGraphicsRectItem:
+    """A hidden 3-px outline rectangle above the image (the grid's selected head, the step view's current
+    row); cosmetic, so it keeps its width at any zoom. Callers place it with ``setRect`` and show it."""
+    box = QtWidgets.QGraphicsRectItem()
+    pen = QtGui.QPen(QtGui.QColor(color))
+    pen.setCosmetic(True)
+    pen.setWidthF(3.0)
+    box.setPen(pen)
+    box.setZValue(z)
+    box.hide()
+    return box
+
+
 class MaskOverlay(QtWidgets.QGraphicsItem):
     """Grey, hatched rectangles over the masked cells of a matrix shown in data coordinates."""
 

@@ -14,6 +14,7 @@ from PySide6 import QtCore, QtGui, QtWidgets
 from explorer.i18n import tr
 from explorer.style import BASE_POINT_SIZE
 from explorer.views.heatmap import CELL_NUMBERS_MAX, HeatmapView
+from explorer.views.mask_overlay import highlight_box
 from model.records import AttentionMaps
 
 HIGHLIGHT = "#ff3b30"  # the heatmap's hover red: "this row is the step now"
@@ -32,13 +33,7 @@ class StepMaps(QtWidgets.QWidget):
         super().__init__(parent)
         self.decoder = HeatmapView()
         self.cross = HeatmapView()
-        self._box = QtWidgets.QGraphicsRectItem()
-        pen = QtGui.QPen(QtGui.QColor(HIGHLIGHT))
-        pen.setCosmetic(True)
-        pen.setWidthF(3.0)
-        self._box.setPen(pen)
-        self._box.setZValue(9)
-        self._box.hide()
+        self._box = highlight_box(HIGHLIGHT, 9)
         self.cross.plot.addItem(self._box)
         self._maps: AttentionMaps | None = None
         self._args: tuple = (None, 0, None, 0)
