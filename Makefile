@@ -9,7 +9,7 @@ ABLATE_RUNS ?= runs/ablate
 # bf16 autocast on CPUs that compute bf16 natively (AVX512-BF16/AMX): 1.3x faster here; `make CPU_AMP=` turns it off.
 CPU_AMP ?= $(shell $(PY) -c "from model.training.device import cpu_has_native_bf16 as f; print('--cpu-amp' if f() else '')" 2>/dev/null)
 
-.PHONY: test data-ding data-tatoeba default-model default-model-resume ship-default-model model-card ablations bench bundle bundle-check bundle-smoke
+.PHONY: test data-ding data-tatoeba data-tatoeba-entities default-model default-model-finetune default-model-resume ship-default-model model-card ablations bench bundle bundle-check bundle-smoke
 
 test:
 	QT_QPA_PLATFORM=offscreen $(PY) -m pytest
@@ -32,6 +32,19 @@ default-model: data-tatoeba
 	  --preset small --dropout 0.1 --vocab-size 8000 --batch-tokens 6000 --warmup 1000 --lr-scale 0.7 \
 	  --label-smoothing 0.1 --max-steps 60000 --max-minutes $(MINUTES) --valid-every 500 --checkpoint-every 250 \
 	  --keep 10 --threads 2 $(CPU_AMP)
+
+# Stage two (model v7): the averaged v6 weights (FROM: assets/default-model as of commit 06b9fd4, e.g. through
+# `git worktree add /tmp/v6 06b9fd4`) trained on, on the same pairs plus 20,000 copies with other names and
+# 5,000 with other numbers (model/corpus/entities.py). Continue it with default-model-resume RUN=….
+FROM ?= assets/default-model
+data-tatoeba-entities:
+	$(PY) -m model.cli data tatoeba --tsv $(TATOEBA) --out $(DATA)/tatoeba-v2 --ding-sentences 2 --seed 1 \
+	  --names 20000 --numbers 5000
+
+default-model-finetune: data-tatoeba-entities
+	$(PY) -m model.cli train --resume $(FROM) --src $(DATA)/tatoeba-v2/train.en --tgt $(DATA)/tatoeba-v2/train.de \
+	  --valid-src $(DATA)/tatoeba-v2/valid.en --valid-tgt $(DATA)/tatoeba-v2/valid.de --out $(RUN) \
+	  --max-steps 60000 --max-minutes $(MINUTES) --valid-every 500 --checkpoint-every 250 --keep 12 --threads 2 $(CPU_AMP)
 
 default-model-resume:
 	$(PY) -m model.cli train --resume $(RUN) --max-steps 60000 --max-minutes $(MINUTES) \

@@ -52,8 +52,30 @@ def tatoeba_paragraph(st: dict, name: str) -> str:
         f"{d.get('duplicate', 0):,} duplicate pairs dropped): {st['pairs']:,} pairs. {st['valid']:,} valid and "
         f"{st['test']:,} test pairs are held out so that *neither side* occurs in training (compared without case "
         f"and punctuation): {st.get('dropped_overlapping_held_out', 0):,} alternative translations left training "
-        f"with them. Training mix `{name}`: {tr['tatoeba']:,} Tatoeba pairs{mix}; {tr['lines']:,} pairs in all. "
-        + licence)
+        f"with them. Training mix `{name}`: {tr['tatoeba']:,} Tatoeba pairs{mix}{entities_clause(st)}; "
+        f"{tr['lines']:,} pairs in all. " + licence)
+
+
+def entities_clause(st: dict) -> str:
+    """The pairs ``data tatoeba --names/--numbers`` added, or nothing."""
+    e = st.get("entities")
+    if not e:
+        return ""
+    return (f", plus {st['train']['entities']:,} train pairs copied with other names or numbers on both sides "
+            f"({e['names']:,} with Tom, Mary or John replaced by another name of the same gender, drawn from "
+            f"{e['name_sources']:,} pairs where the German names them as often; {e['numbers']:,} with new numbers, "
+            f"from the {e['number_sources']:,} pairs whose digits match on both sides; `model/corpus/entities.py`)")
+
+
+def _tatoeba_stages(corpora: list[dict], stats: list[dict]) -> str:
+    """A run continued on other ``data tatoeba`` mixes: the first mix in full, then what each later one added."""
+    text = tatoeba_paragraph(stats[0], Path(corpora[0]["src"]).parent.name)
+    for before, c, st in zip(corpora, corpora[1:], stats[1:]):
+        added = entities_clause(st).removeprefix(", plus ") or "no other pairs"
+        text += (f" From step {int(before.get('until_step') or 0) + 1:,} on, the same weights trained on mix "
+                 f"`{Path(c['src']).parent.name}`: the same held-out split and train pairs, plus {added}; "
+                 f"{st['train']['lines']:,} pairs in all.")
+    return text
 
 
 def data_paragraph(tc: dict, last_step: int = 0) -> str:
@@ -69,8 +91,8 @@ def data_paragraph(tc: dict, last_step: int = 0) -> str:
         return "Trained on " + ", then ".join(f"`{c.get('src') or c.get('task') or '?'}`" for c in corpora) + \
             " (no corpus statistics found)."
     st = stats[-1]
-    if "tatoeba_sha256" in st and len(corpora) == 1:
-        return tatoeba_paragraph(st, Path(tc["src"]).parent.name)
+    if all("tatoeba_sha256" in s for s in stats):
+        return _tatoeba_stages(corpora, stats)
     if len(corpora) == 1:
         mixes = "Training mix " + _mix(Path(tc["src"]).parent.name, st) + "."
     else:
@@ -112,6 +134,9 @@ def stage_commands(tc: dict) -> str:
     The Makefile only holds the current one-stage recipe, so the card spells out the resume itself.
     """
     later = [*tc.get("stages", [])[1:], {k: tc.get(k, "") for k in ("src", "tgt")}] if tc.get("stages") else []
+    if later and "tatoeba" in later[-1].get("src", ""):  # the Tatoeba model: a Makefile recipe of its own
+        return ("make default-model-finetune   # next stage: the averaged weights trained on, on the mix with "
+                "names and numbers replaced\n")
     return "".join(f"python -m model.cli train --resume $RUN --src {c.get('src', '?')} --tgt {c.get('tgt', '?')}"
                    "   # next stage: the same run on another mix\n" for c in later)
 

@@ -18,6 +18,9 @@ Decisions, and why:
 * ``ding_sentences`` mixes in the Ding dictionary's example sentences (its own 1,000 + 1,000 held-out
   sentences, split as ``data ding`` splits them, never enter train), so the model keeps the dictionary's
   vocabulary and the two models can be compared on the same Ding test.
+* ``names`` / ``numbers`` add train pairs with Tom, Mary or John, or the digits, replaced by others on both
+  sides (``model.corpus.entities``), so the model copies names and numbers it has not seen. They are made
+  from train pairs only and pass the same held-out filter, so no held-out sentence can reach train this way.
 """
 
 from __future__ import annotations
@@ -33,6 +36,7 @@ from pathlib import Path
 
 from model.corpus.ding import DING_PATH, read_ding
 from model.corpus.ding_corpus import split_ding
+from model.corpus.entities import entity_pairs
 from model.corpus.lines import aligned_lines
 from model.errors import CorpusError, UserError
 from model.files import write_atomic
@@ -165,14 +169,15 @@ def _ding_part(ding_path: Path, seed: int, repeat: int, max_phrases: int,
 def build_tatoeba_corpus(out_dir: Path | str, tsv: Path | str, n_valid: int = 1000, n_test: int = 1000,
                          seed: int = 1, ding_sentences: int = 0, ding_phrases: int = 0,
                          ding_path: Path | str | None = None, ding_seed: int = 1,
-                         ding_heldout: tuple[int, int] = (1000, 1000)) -> TatoebaSplit:
+                         ding_heldout: tuple[int, int] = (1000, 1000), names: int = 0,
+                         numbers: int = 0) -> TatoebaSplit:
     """Read, clean, hold out, optionally mix in Ding, write the folder; return the split.
 
     ``ding_seed`` and ``ding_heldout`` must match the ``data ding`` defaults (seed 1, 1,000 + 1,000) for the
     Ding test of the model card to stay unseen.
     """
-    if min(n_valid, n_test, ding_sentences, ding_phrases) < 0:
-        raise UserError("--valid, --test, --ding-sentences and --ding-phrases must be >= 0")
+    if min(n_valid, n_test, ding_sentences, ding_phrases, names, numbers) < 0:
+        raise UserError("--valid, --test, --ding-sentences, --ding-phrases, --names and --numbers must be >= 0")
     tsv, out_dir = Path(tsv), Path(out_dir)
     pairs, read_stats = read_tatoeba(tsv)
     extra: list[tuple[str, str]] = []
@@ -190,16 +195,19 @@ def build_tatoeba_corpus(out_dir: Path | str, tsv: Path | str, n_valid: int = 10
     held = set(valid) | set(test)
     train_t = [p for p in pairs if p not in held and clear(p)]
     train_d = [p for p in extra if clear(p)]
-    train = train_t + train_d
+    entities, entity_stats = entity_pairs(train_t, names, numbers, seed) if names or numbers else ([], None)
+    train_e = [p for p in entities if clear(p)]
+    train = train_t + train_d + train_e
     random.Random(seed).shuffle(train)
     stats = {
         "source": "en", "target": "de", "seed": seed, "tatoeba_file": str(tsv),
         "tatoeba_sha256": hashlib.sha256(tsv.read_bytes()).hexdigest(), **read_stats,
-        "train": {"tatoeba": len(train_t), "ding": len(train_d), "lines": len(train)},
+        "train": {"tatoeba": len(train_t), "ding": len(train_d), "entities": len(train_e), "lines": len(train)},
         "valid": len(valid), "test": len(test),
         "dropped_overlapping_held_out": len(pairs) - len(held) - len(train_t) + len(extra) - len(train_d),
         "license": LICENSE + ("; Ding data: GPL-2.0-or-later" if ding_info else ""),
         **({"ding": ding_info} if ding_info else {}),
+        **({"entities": {**entity_stats, "kept": len(train_e)}} if entity_stats else {}),
     }
     out_dir.mkdir(parents=True, exist_ok=True)
     for name, rows in (("train", train), ("valid", valid), ("test", test)):
@@ -231,18 +239,24 @@ def add_arguments(parser) -> None:
                         help="also mix in N random Ding word/term pairs")
     parser.add_argument("--ding", type=Path, default=None, metavar="FILE",
                         help="Ding file for the mix (default /usr/share/trans/de-en)")
+    parser.add_argument("--names", type=_count, default=0, metavar="N",
+                        help="add N train pairs with Tom/Mary/John replaced by other names on both sides")
+    parser.add_argument("--numbers", type=_count, default=0, metavar="N",
+                        help="add N train pairs with their numbers replaced by other numbers on both sides")
     parser.set_defaults(func=run)
 
 
 def run(args) -> int:
     split = build_tatoeba_corpus(args.out, args.tsv, args.valid, args.test, args.seed,
-                                 args.ding_sentences, args.ding_phrases, args.ding)
+                                 args.ding_sentences, args.ding_phrases, args.ding, names=args.names,
+                                 numbers=args.numbers)
     s = split.stats
     d = s["dropped"]
     print(f"Tatoeba: {s['pairs']} pairs from {s['lines']} lines ({d['empty_side']} with an empty side, "
           f"{d['too_long']} over {MAX_CHARS} characters, {d['identical_sides']} identical sides, "
           f"{d['duplicate']} duplicates dropped)")
-    print(f"wrote {s['train']['lines']} train ({s['train']['tatoeba']} Tatoeba, {s['train']['ding']} Ding), "
+    print(f"wrote {s['train']['lines']} train ({s['train']['tatoeba']} Tatoeba, {s['train']['ding']} Ding, "
+          f"{s['train']['entities']} with names or numbers replaced), "
           f"{s['valid']} valid, {s['test']} test; {s['dropped_overlapping_held_out']} pairs left train because "
           f"a side is held out → {args.out}")
     return 0

@@ -10,6 +10,7 @@ import sacrebleu
 
 import model.card.card
 from model.card.card import Score, data_paragraph, main, render, run_history
+from model.card.paragraphs import stage_commands
 from model.checkpoint import load_model
 from model.decoding.decode import translate_many
 from model.training.tasks import make_task
@@ -208,3 +209,23 @@ def test_tatoeba_paragraph_names_sources_licences_and_the_split(tmp_path):
     (tmp_path / "stats.json").write_text(json.dumps(stats), encoding="utf-8")
     alone = data_paragraph({"src": str(tmp_path / "train.en"), "tgt": str(tmp_path / "train.de")})
     assert "Ding" not in alone and "GPL" not in alone and "credit tatoeba.org" in alone
+
+
+def test_a_tatoeba_run_continued_with_replaced_names_says_what_each_stage_added(tmp_path):
+    base = {"tatoeba_sha256": "ad" * 32, "pairs": 159669, "valid": 1000, "test": 1000, "dropped": {},
+            "dropped_overlapping_held_out": 1651, "train": {"tatoeba": 156098, "ding": 0, "lines": 156098}}
+    more = {**base, "train": {**base["train"], "entities": 25000, "lines": 181098},
+            "entities": {"names": 20000, "numbers": 5000, "name_sources": 37696, "number_sources": 742,
+                         "kept": 25000}}
+    for name, st in (("v1", base), ("v2", more)):
+        (tmp_path / name).mkdir()
+        (tmp_path / name / "stats.json").write_text(json.dumps(st), encoding="utf-8")
+    tc = {"src": str(tmp_path / "v2" / "train.en"), "tgt": str(tmp_path / "v2" / "train.de"),
+          "stages": [{"src": str(tmp_path / "v1" / "train.en"), "until_step": 9500}]}
+    text = data_paragraph(tc, last_step=12000)
+    first, second = text.split(" From step 9,501 on, the same weights trained on mix `v2`: ")
+    assert "156,098 Tatoeba pairs; 156,098 pairs in all" in first and "replaced" not in first
+    for fact in ("25,000 train pairs copied", "20,000 with Tom, Mary or John replaced", "37,696 pairs",
+                 "5,000 with new numbers", "742 pairs", "181,098 pairs in all"):
+        assert fact in second, fact
+    assert "make default-model-finetune" in stage_commands(tc)
