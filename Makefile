@@ -24,7 +24,7 @@ data-ding:
 data-tatoeba:
 	$(PY) -m model.cli data tatoeba --tsv $(TATOEBA) --out $(DATA)/tatoeba-v1 --ding-sentences 2 --seed 1
 
-# The built-in model (see assets/default-model/MODEL_CARD.md). Resumable: run default-model-resume
+# The built-in model (see assets/models/en-de/MODEL_CARD.md). Resumable: run default-model-resume
 # as often as needed; each run stops cleanly after MINUTES and keeps its checkpoints.
 default-model: data-tatoeba
 	$(PY) -m model.cli train --src $(DATA)/tatoeba-v1/train.en --tgt $(DATA)/tatoeba-v1/train.de \
@@ -33,10 +33,10 @@ default-model: data-tatoeba
 	  --label-smoothing 0.1 --max-steps 60000 --max-minutes $(MINUTES) --valid-every 500 --checkpoint-every 250 \
 	  --keep 10 --threads 2 $(CPU_AMP)
 
-# Stage two (model v7): the averaged v6 weights (FROM: assets/default-model as of commit 06b9fd4, e.g. through
+# Stage two (model v7): the averaged v6 weights (FROM: assets/models/en-de as of commit 06b9fd4, e.g. through
 # `git worktree add /tmp/v6 06b9fd4`) trained on, on the same pairs plus 20,000 copies with other names and
 # 5,000 with other numbers (model/corpus/entities.py). Continue it with default-model-resume RUN=….
-FROM ?= assets/default-model
+FROM ?= assets/models/en-de
 data-tatoeba-entities:
 	$(PY) -m model.cli data tatoeba --tsv $(TATOEBA) --out $(DATA)/tatoeba-v2 --ding-sentences 2 --seed 1 \
 	  --names 20000 --numbers 5000
@@ -51,21 +51,21 @@ default-model-resume:
 	  --valid-every 500 --checkpoint-every 250 --keep 10 --threads 2 $(CPU_AMP)
 
 # Average the last checkpoints (paper, section 6.1) into the shipped folder, with the held-out Tatoeba test
-# pairs. The card, samples and the Ding test (heldout/ding-test.*) in assets/default-model stay.
+# pairs. The card, samples and the Ding test (heldout/ding-test.*) in assets/models/en-de stay.
 AVERAGE ?= 5
 ship-default-model:
 	$(PY) -m model.cli average $$(ls -d $(RUN)/step-* | tail -n $(AVERAGE)) --out $(RUN)/averaged --half
-	cp $(RUN)/averaged/config.json $(RUN)/averaged/model.safetensors $(RUN)/averaged/spm.model assets/default-model/
-	cp $(RUN)/$$(cat $(RUN)/LATEST)/train_config.json assets/default-model/
-	cp $(DATA)/tatoeba-v1/test.en assets/default-model/heldout/test.en
-	cp $(DATA)/tatoeba-v1/test.de assets/default-model/heldout/test.de
+	cp $(RUN)/averaged/config.json $(RUN)/averaged/model.safetensors $(RUN)/averaged/spm.model assets/models/en-de/
+	cp $(RUN)/$$(cat $(RUN)/LATEST)/train_config.json assets/models/en-de/
+	cp $(DATA)/tatoeba-v1/test.en assets/models/en-de/heldout/test.en
+	cp $(DATA)/tatoeba-v1/test.de assets/models/en-de/heldout/test.de
 
-# The previous built-in model (git show 7c53c00:assets/default-model/…), scored on the same sentences.
+# The previous built-in model (git show 7c53c00:assets/models/en-de/…), scored on the same sentences.
 BASELINE ?= runs/baseline-v4
 # Measure the shipped model (held-out BLEU/chrF, averaging/beam/length-penalty comparisons, the forty
-# sample sentences) and write assets/default-model/MODEL_CARD.md, floors.json and scores.json.
+# sample sentences) and write assets/models/en-de/MODEL_CARD.md, floors.json and scores.json.
 model-card:
-	$(PY) -m model.card --model assets/default-model --run $(RUN) --agreement benchmarks/reference_agreement.json \
+	$(PY) -m model.card --model assets/models/en-de --run $(RUN) --agreement benchmarks/reference_agreement.json \
 	  --baseline $(BASELINE) --baseline-label "previous built-in model (Ding, v4)" --progress
 
 # Vocabulary size, label smoothing, shared embeddings: one change at a time on a smaller model of the

@@ -1,6 +1,6 @@
 """Translation latency of the model the app would show, through the same ``translate`` the GUI worker calls.
 
-Which model: the built-in one (``assets/default-model`` or $ATTENTION_EXPLORER_MODEL); else the newest
+Which model: the built-in one (``assets/models/en-de`` or $ATTENTION_EXPLORER_MODEL); else the newest
 checkpoint of the default training run (a folder with a LATEST file, see ``RUN_FOLDERS``); else a randomly
 initialised ``small`` model with a freshly trained tokenizer. A random model rarely emits </s>, so its
 outputs run to the length limit (source + 50 pieces): its timings are an upper bound for a trained model.

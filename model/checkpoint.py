@@ -13,7 +13,6 @@ damages the last good checkpoint.
 from __future__ import annotations
 
 import json
-import os
 import pickle
 import warnings
 from dataclasses import dataclass, field
@@ -44,11 +43,10 @@ def assets_dir() -> Path:
     return Path(str(resources.files("model"))).parent / "assets"
 
 
-def default_model_dir() -> Path | None:
-    """The built-in model: $ATTENTION_EXPLORER_MODEL, else assets/default-model; None if absent."""
-    env = os.environ.get("ATTENTION_EXPLORER_MODEL")
-    path = Path(env) if env else assets_dir() / "default-model"
-    return path if (path / CONFIG).is_file() else None
+def default_model_dir(name: str | None = None) -> Path | None:
+    """The built-in model (``model.builtin``): $ATTENTION_EXPLORER_MODEL, else assets/models/en-de."""
+    from model.builtin import default_model_dir as builtin_dir
+    return builtin_dir(name)
 
 
 def resolve(path: Path | str) -> Path:

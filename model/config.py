@@ -162,8 +162,13 @@ class TrainConfig:
     # what it trained on before, oldest first: {"src", "tgt", "tsv", "task", "until_step"} each. A model
     # card reads it to say what the weights saw; nothing in training depends on it.
     stages: tuple[dict, ...] = ()
+    # Which run wrote a checkpoint (kept across resumes, new for a fresh run): pruning removes only this
+    # run's older checkpoints, never those of a run it replaced with --overwrite that happen to sort later.
+    run_id: str = ""
 
     def __post_init__(self) -> None:
+        if not isinstance(self.keep_checkpoints, int) or self.keep_checkpoints < 1:
+            raise UserError("keep_checkpoints (--keep) must be at least 1: the checkpoint just saved is kept")
         if self.batch_tokens < 16:
             raise UserError("batch_tokens must be at least 16")
         if self.warmup_steps < 1:

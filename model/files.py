@@ -27,6 +27,20 @@ def fsync_dir(folder: Path) -> None:
         os.close(fd)
 
 
+def check_writable(path: Path | str, option: str) -> None:
+    """Refuse, in one line and before any work, an output path that cannot be written: a folder, a file in a
+    missing or read-only folder. (The write itself stays atomic; this only moves the failure to the start.)"""
+    from model.errors import UserError
+    path = Path(path)
+    if path.is_dir():
+        raise UserError(f"{option} {path} is a folder; name a file")
+    parent = path.parent if str(path.parent) else Path(".")
+    if not parent.is_dir():
+        raise UserError(f"{option} {path}: the folder {parent} does not exist")
+    if not os.access(parent, os.W_OK | os.X_OK) or (path.exists() and not os.access(path, os.W_OK)):
+        raise UserError(f"{option} {path}: not allowed to write there")
+
+
 def write_atomic(path: Path | str, data: bytes | str) -> None:
     """Replace ``path`` with ``data`` (str is written as UTF-8) in one step."""
     path = Path(path)

@@ -51,8 +51,9 @@ def test_the_wheel_installs_one_top_level_name_and_the_built_in_model(wheel):
     names = zipfile.ZipFile(wheel).namelist()
     dist_info = "-".join(wheel.name.split("-")[:2]) + ".dist-info"
     assert {n.split("/")[0] for n in names} == {"attention_explorer", dist_info}  # no generic `model`
-    for needed in ("assets/default-model/model.safetensors", "assets/default-model/spm.model",
-                   "assets/default-model/config.json", "assets/default-model/MODEL_CARD.md",
+    for needed in ("assets/models/en-de/model.safetensors", "assets/models/en-de/spm.model",
+                   "assets/models/en-de/config.json", "assets/models/en-de/MODEL_CARD.md",
+                   "assets/models/en-de/heldout/test.en", "assets/models/en-de/heldout/test.de",
                    "assets/icons/attention-explorer.svg", "explorer/icons/attention-explorer.svg",
                    "assets/i18n/attention_explorer_zh_CN.qm", "assets/i18n/attention_explorer_zh_CN.ts",
                    "model/corpus/__init__.py", "explorer/views/heatmap.py"):
@@ -72,7 +73,7 @@ def test_translate_from_another_folder_uses_the_installed_model(venv, tmp_path):
     assert r.returncode == 0 and r.stdout.strip() == "Ich liebe Äpfel.", r.stderr
     r = _run(venv, tmp_path, "info")
     path = next(line.split(": ", 1)[1] for line in r.stdout.splitlines() if line.strip().startswith("path:"))
-    assert Path(path).is_relative_to(venv) and Path(path).name == "default-model"
+    assert Path(path).is_relative_to(venv) and Path(path).name == "en-de"
     r = _run(venv, tmp_path, "--version")
     assert r.returncode == 0 and r.stdout.strip() == "attention-explorer 0.1.0"
 

@@ -10,12 +10,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from model.corpus.lines import read_lines as read_corpus_lines
 from model.errors import UserError
 from model.research_records import DEFAULT_SENTENCES, HeadTable
 
 HELDOUT = "heldout"
 # (source, reference) names tried in order; the built-in model's own Tatoeba test set comes first.
-PAIRS = (("test.en", "test.de"), ("test.src", "test.tgt"))
+PAIRS = (("test.en", "test.de"), ("test.en", "test.zh"), ("test.src", "test.tgt"))
 
 
 class Cancelled(Exception):  # noqa: N818 - a request, not an error: the user pressed Cancel
@@ -38,10 +39,7 @@ def heldout_files(model_path: str | Path) -> tuple[Path, Path] | None:
 
 def read_lines(path: str | Path, what: str) -> list[str]:
     """The lines of a UTF-8 text file; a one-line UserError naming ``what`` if it cannot be read."""
-    try:
-        return Path(path).read_text(encoding="utf-8").splitlines()
-    except (OSError, UnicodeDecodeError) as exc:
-        raise UserError(f"cannot read the {what} file {path}: {exc}") from None
+    return read_corpus_lines(path, what, UserError)
 
 
 def load_pairs(model_path: str | Path, src: str | Path | None = None, ref: str | Path | None = None,
@@ -51,7 +49,7 @@ def load_pairs(model_path: str | Path, src: str | Path | None = None, ref: str |
     if src is None:
         found = heldout_files(model_path)
         if found is None:
-            raise UserError(f"{model_path} ships no held-out set ({HELDOUT}/test.en and test.de): "
+            raise UserError(f"{model_path} ships no held-out set ({HELDOUT}/test.en with test.de or test.zh): "
                             "choose a source and a reference file")
         src, ref = found
     sources = read_lines(src, "source")

@@ -6,7 +6,7 @@ search and the length penalty each changed, the validation history of the run, t
 (``paragraphs``), and the sample sentences exactly as the model translates them. Usage (see the
 Makefile's ``model-card``)::
 
-    python -m model.card --model assets/default-model --run runs/default
+    python -m model.card --model assets/models/en-de --run runs/default
 """
 
 from __future__ import annotations
@@ -113,7 +113,7 @@ def render(model_dir: Path, run: Path | None, scores: dict[str, Score], samples:
 
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m model.card", description=__doc__.splitlines()[0])
-    p.add_argument("--model", type=Path, default=Path("assets/default-model"))
+    p.add_argument("--model", type=Path, default=Path("assets/models/en-de"))
     p.add_argument("--run", type=Path, help="the training run folder (log.jsonl, last checkpoint)")
     p.add_argument("--template", type=Path, default=Path(__file__).with_name("card_template.md"))
     p.add_argument("--status", default="", help="a paragraph on where the model stands (Markdown)")

@@ -222,6 +222,6 @@ def extra_tables(scores: dict[str, Score], names: list[str]) -> str:
         rows = score_rows([scores[k] for k in keys if k in scores])
         parts.append(f"### Held-out `{name}` sentences\n"
                      + table(rows, ["model", "test sentences", "decoding", "BLEU", "chrF"]) + "\n\n"
-                     f"Reproduce: `attention-explorer evaluate --src assets/default-model/heldout/{name}.en "
-                     f"--ref assets/default-model/heldout/{name}.de --beam 1` (`--beam 4` for beam search).\n")
+                     f"Reproduce: `attention-explorer evaluate --src assets/models/en-de/heldout/{name}.en "
+                     f"--ref assets/models/en-de/heldout/{name}.de --beam 1` (`--beam 4` for beam search).\n")
     return "\n".join(parts)

@@ -13,6 +13,7 @@ from pathlib import Path
 
 from model.checkpoint import LoadedModel, load_model
 from model.decoding.decode import eval_threads, translate_many
+from model.languages import bleu_tokenizer
 
 PAPER_ALPHA = 0.6  # the length penalty of the paper's section 6.1
 
@@ -26,18 +27,22 @@ class Score:
     bleu: float
     chrf: float
     seconds: float
+    tokenize: str = "13a"  # sacrebleu's BLEU tokenizer (model.languages.bleu_tokenizer)
 
 
 def score(loaded: LoadedModel, src: list[str], ref: list[str], beam: int = 1, alpha: float = PAPER_ALPHA,
-          label: str = "", progress=None) -> tuple[Score, list[str]]:
-    """sacrebleu corpus BLEU and chrF (default 13a tokenisation) of the model's translations of src."""
+          label: str = "", progress=None, tokenize: str | None = None) -> tuple[Score, list[str]]:
+    """sacrebleu corpus BLEU and chrF of the model's translations of src. BLEU's tokenizer is ``tokenize``
+    or the references' language's (``zh`` for Chinese, ``13a`` otherwise: see ``model.languages``)."""
     import sacrebleu
+    tokenize = tokenize or bleu_tokenizer(references=ref)
     t0 = time.perf_counter()
     hyps = translate_many(loaded.model, loaded.tokenizer, src, beam_size=beam, alpha=alpha,
                           threads=eval_threads(), progress=progress)
-    bleu, chrf = sacrebleu.corpus_bleu(hyps, [ref]).score, sacrebleu.corpus_chrf(hyps, [ref]).score
+    bleu = sacrebleu.corpus_bleu(hyps, [ref], tokenize=tokenize).score
+    chrf = sacrebleu.corpus_chrf(hyps, [ref]).score
     return Score(label, len(src), beam, alpha, round(bleu, 2), round(chrf, 2),
-                 round(time.perf_counter() - t0, 1)), hyps
+                 round(time.perf_counter() - t0, 1), tokenize), hyps
 
 
 def floors(s: Score) -> dict[str, float]:

@@ -7,7 +7,8 @@ import sys
 from typing import TYPE_CHECKING
 
 from model.analysis.test_set import read_lines
-from model.cli.inputs import load_model_arg
+from model.cli.inputs import MODEL_HELP, load_model_arg
+from model.cli.types import count, positive_int
 from model.errors import UserError
 
 if TYPE_CHECKING:
@@ -83,13 +84,13 @@ def cmd_align(a) -> int:
 
 def add_align_command(subparsers) -> None:
     p = subparsers.add_parser("align", help="word alignments from cross-attention; AER against --gold")
-    p.add_argument("--model", metavar="DIR", help="model folder (default: the built-in model)")
+    p.add_argument("--model", metavar="DIR", help=MODEL_HELP)
     p.add_argument("--device", default="cpu", help="torch device to run on (cpu, cuda, mps)")
     p.add_argument("--src", required=True, metavar="FILE", help="source sentences, one a line")
     p.add_argument("--ref", metavar="FILE", help="target sentences to force (default: the model's own translation)")
-    p.add_argument("--limit", type=int, default=0, help="use only the first N sentences (0: all)")
-    p.add_argument("--layer", type=int, default=1, help="cross-attention layer to read, 1-based (default 1)")
-    p.add_argument("--head", type=int, default=0, help="head to read, 1-based; 0 = mean of the layer's heads")
+    p.add_argument("--limit", type=count, default=0, help="use only the first N sentences (0: all)")
+    p.add_argument("--layer", type=positive_int, default=1, help="cross-attention layer to read, 1-based (default 1)")
+    p.add_argument("--head", type=count, default=0, help="head to read, 1-based; 0 = mean of the layer's heads")
     p.add_argument("--shift", action="store_true",
                    help="read the next decoding step's attention for each target word (Chen et al. 2020)")
     p.add_argument("--gold", metavar="FILE", help="gold links per line: i-j sure, i?j or 'i-j P' possible")

@@ -15,22 +15,19 @@ from pathlib import Path
 from model.cli.align import add_align_command
 from model.cli.data import add_data_commands
 from model.cli.heads import add_heads_commands
-from model.cli.inputs import load_model_arg
+from model.cli.inputs import MODEL_HELP, load_model_arg
 from model.cli.progress import fmt_time
 from model.cli.train import cmd_train
+from model.cli.types import OneLineParser, at_least, count, finite, fraction, positive_float, positive_int, seed
 from model.errors import TrainingError, UserError
 from model.marian.cli import add_cli as add_marian_cli
 
 
 def _stdin_lines() -> list[str]:
-    """Lines from stdin, decoded as UTF-8 whatever the locale says, with the same error as a corpus file."""
+    """Lines from stdin, decoded as UTF-8 whatever the locale says, split as a corpus file is."""
+    from model.corpus.lines import decode_text, split_lines
     data = sys.stdin.buffer.read() if hasattr(sys.stdin, "buffer") else sys.stdin.read().encode("utf-8")
-    try:
-        text = data.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        line = data[: exc.start].count(b"\n") + 1
-        raise UserError(f"stdin is not UTF-8 text (bad byte at line {line}); convert it with iconv") from None
-    return [line.rstrip("\r") for line in text.splitlines()]
+    return split_lines(decode_text(data, "stdin", UserError))
 
 
 def cmd_translate(a) -> int:
@@ -41,6 +38,9 @@ def cmd_translate(a) -> int:
         raise UserError("give a sentence to translate")
     if a.save_attention and len(texts) != 1:
         raise UserError("--save-attention takes exactly one sentence")
+    if a.save_attention:
+        from model.files import check_writable
+        check_writable(a.save_attention, "--save-attention")
     loaded = load_model_arg(a)
     masks = None
     if a.remove_heads:
@@ -79,18 +79,22 @@ def cmd_translate(a) -> int:
 
 def cmd_evaluate(a) -> int:
     from model.card.scores import score
+    from model.files import check_writable, write_atomic
     from model.training.data import read_parallel
+    if a.hyp_out:
+        check_writable(a.hyp_out, "--hyp-out")  # before minutes of translating, not after
     corpus = read_parallel(Path(a.src), Path(a.ref))
     pairs = corpus.pairs[: a.limit] if a.limit else corpus.pairs
     loaded = load_model_arg(a)
     result, hyps = score(loaded, [s for s, _ in pairs], [t for _, t in pairs], a.beam, a.alpha,
-                         progress=_Progress(len(pairs)) if len(pairs) >= 50 else None)
+                         progress=_Progress(len(pairs)) if len(pairs) >= 50 else None, tokenize=a.tokenize)
     if a.hyp_out:
-        Path(a.hyp_out).write_text("\n".join(hyps) + "\n", encoding="utf-8")
+        write_atomic(a.hyp_out, "\n".join(hyps) + "\n")
     if a.json:
         print(json.dumps({k: v for k, v in vars(result).items() if k != "label"}))
     else:
-        print(f"BLEU {result.bleu:.2f}  chrF {result.chrf:.2f}  ({result.sentences} sentences, beam {a.beam})")
+        print(f"BLEU {result.bleu:.2f}  chrF {result.chrf:.2f}  ({result.sentences} sentences, beam {a.beam}, "
+              f"BLEU tokenize {result.tokenize})")
     return 0
 
 
@@ -149,7 +153,7 @@ def version() -> str:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="attention-explorer", description=__doc__.splitlines()[0])
+    p = OneLineParser(prog="attention-explorer", description=__doc__.splitlines()[0])
     p.add_argument("--version", action="version", version=f"%(prog)s {version()}")
     sub = p.add_subparsers(dest="command", required=True)
 
@@ -167,59 +171,62 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--resume", metavar="DIR", help="continue a run or checkpoint folder exactly where it stopped")
     run.add_argument("--overwrite", action="store_true",
                      help="start a new run in an --out folder that already holds one (its LATEST moves to the "
-                          "new run; old step-* folders are pruned like any others)")
-    run.add_argument("--keep", type=int, default=5, metavar="N", help="checkpoints to keep (default 5)")
+                          "new run; the old run's step-* folders are removed when the new run saves its first)")
+    run.add_argument("--keep", type=positive_int, default=5, metavar="N",
+                     help="checkpoints of this run to keep, the newest always among them (default 5)")
     model = t.add_argument_group("model (the paper's names; defaults from --preset)")
     model.add_argument("--preset", default="small", choices=("tiny", "small", "base", "big"),
                        help="tiny: 2 layers, d_model 64 (toy tasks); small: 4 layers, 256 (default, CPU); "
                             "base and big: the paper's")
-    model.add_argument("--layers", type=int, metavar="N", help="N: layers in the encoder and in the decoder")
-    model.add_argument("--d-model", type=int, metavar="D", help="d_model: width of every layer")
-    model.add_argument("--heads", type=int, metavar="H", help="h: attention heads (must divide d_model)")
-    model.add_argument("--d-ff", type=int, metavar="D", help="d_ff: inner width of the feed-forward layers")
-    model.add_argument("--vocab-size", type=int, metavar="V",
+    model.add_argument("--layers", type=positive_int, metavar="N", help="N: layers in the encoder and in the decoder")
+    model.add_argument("--d-model", type=positive_int, metavar="D", help="d_model: width of every layer")
+    model.add_argument("--heads", type=positive_int, metavar="H", help="h: attention heads (must divide d_model)")
+    model.add_argument("--d-ff", type=positive_int, metavar="D", help="d_ff: inner width of the feed-forward layers")
+    model.add_argument("--vocab-size", type=at_least(5), metavar="V",
                        help="SentencePiece pieces shared by both languages "
                             "(default: the preset's; at most 64 for --task)")
-    model.add_argument("--dropout", type=float, metavar="P", help="P_drop on embeddings and sub-layer outputs")
+    model.add_argument("--dropout", type=fraction, metavar="P", help="P_drop on embeddings and sub-layer outputs")
     model.add_argument("--no-share-embeddings", action="store_true",
                        help="separate source, target and output matrices instead of the paper's one (an ablation)")
     hw = t.add_argument_group("hardware")
     hw.add_argument("--device", default="cpu", help="cpu (default), cuda or cuda:N")
-    hw.add_argument("--threads", type=int, metavar="N", help="CPU threads for torch (default: torch's choice)")
+    hw.add_argument("--threads", type=positive_int, metavar="N", help="CPU threads for torch (default: torch's choice)")
     hw.add_argument("--cpu-amp", action="store_true",
                     help="CPU: bf16 autocast (needs AVX512-BF16 or AMX; weights stay fp32)")
-    hw.add_argument("--gpus", type=int, default=0, metavar="N", help="train on N local GPUs through torchrun (DDP)")
+    hw.add_argument("--gpus", type=count, default=0, metavar="N", help="train on N local GPUs through torchrun (DDP)")
     hw.add_argument("--backend", choices=("nccl", "gloo"),
                     help="with --gpus: nccl (GPUs, the default) or gloo (N CPU processes)")
     sched = t.add_argument_group("schedule")
-    sched.add_argument("--max-steps", type=int, default=None, metavar="N", help="stop after N optimizer steps")
-    sched.add_argument("--max-minutes", type=float, default=None, metavar="M",
+    sched.add_argument("--max-steps", type=positive_int, default=None, metavar="N", help="stop after N optimizer steps")
+    sched.add_argument("--max-minutes", type=positive_float, default=None, metavar="M",
                        help="stop after M minutes of training, with a checkpoint")
-    sched.add_argument("--warmup", type=int, default=4000, metavar="N",
+    sched.add_argument("--warmup", type=positive_int, default=4000, metavar="N",
                        help="warmup_steps of the paper's learning-rate formula, eq. (3) (default 4000)")
-    sched.add_argument("--lr-scale", type=float, default=1.0, metavar="X",
+    sched.add_argument("--lr-scale", type=positive_float, default=1.0, metavar="X",
                        help="multiply the paper's learning rate by X (default 1)")
-    sched.add_argument("--batch-tokens", type=int, default=4096, metavar="N",
+    sched.add_argument("--batch-tokens", type=at_least(16), default=4096, metavar="N",
                        help="source + target tokens per batch (default 4096; per GPU with --gpus)")
-    sched.add_argument("--label-smoothing", type=float, default=0.1, metavar="EPS",
+    sched.add_argument("--label-smoothing", type=fraction, default=0.1, metavar="EPS",
                        help="ε_ls of the paper (default 0.1; 0 turns it off)")
-    sched.add_argument("--valid-every", type=int, default=500, metavar="N",
+    sched.add_argument("--valid-every", type=count, default=500, metavar="N",
                        help="validation loss and BLEU every N steps (0: never)")
-    sched.add_argument("--checkpoint-every", type=int, default=500, metavar="N", help="checkpoint every N steps")
-    sched.add_argument("--report-every", type=int, default=10, metavar="N", help="progress line every N steps")
-    sched.add_argument("--seed", type=int, default=1, help="random seed of the data order, dropout and init")
+    sched.add_argument("--checkpoint-every", type=count, default=500, metavar="N",
+                       help="checkpoint every N steps (0: only at the end)")
+    sched.add_argument("--report-every", type=positive_int, default=10, metavar="N", help="progress line every N steps")
+    sched.add_argument("--seed", type=seed, default=1, help="random seed of the data order, dropout and init")
     t.set_defaults(func=cmd_train)
 
     for name, func, hlp in (("translate", cmd_translate, "translate sentences"),
                             ("evaluate", cmd_evaluate, "BLEU and chrF on a test set (sacrebleu)"),
                             ("info", cmd_info, "describe a model folder")):
         s = sub.add_parser(name, help=hlp)
-        s.add_argument("--model", metavar="DIR", help="model or run folder (default: the built-in model)")
+        s.add_argument("--model", metavar="DIR", help=MODEL_HELP)
         s.add_argument("--device", default="cpu", help="cpu (default), cuda or cuda:N")
         s.set_defaults(func=func)
         if name == "translate":
             s.add_argument("text", nargs="*", help="sentences (default: lines from stdin, UTF-8)")
-            s.add_argument("--beam", type=int, default=4, metavar="K", help="beam size (default 4; 1 is greedy)")
+            s.add_argument("--beam", type=at_least(1, 64), default=4, metavar="K",
+                           help="beam size (default 4; 1 is greedy)")
             s.add_argument("--json", action="store_true",
                            help="one JSON object per sentence: translation, pieces, score, time, attention shapes")
             s.add_argument("--save-attention", metavar="FILE.npz",
@@ -231,11 +238,14 @@ def build_parser() -> argparse.ArgumentParser:
         if name == "evaluate":
             s.add_argument("--src", required=True, metavar="FILE", help="test source sentences, one per line")
             s.add_argument("--ref", required=True, metavar="FILE", help="reference translations, aligned with --src")
-            s.add_argument("--beam", type=int, default=4, metavar="K", help="beam size (default 4; 1 is greedy)")
-            s.add_argument("--limit", type=int, default=0, metavar="N", help="score only the first N pairs (0: all)")
-            s.add_argument("--alpha", type=float, default=0.6, help="beam search length penalty (GNMT's α)")
+            s.add_argument("--beam", type=at_least(1, 64), default=4, metavar="K",
+                           help="beam size (default 4; 1 is greedy)")
+            s.add_argument("--limit", type=count, default=0, metavar="N", help="score only the first N pairs (0: all)")
+            s.add_argument("--alpha", type=finite, default=0.6, help="beam search length penalty (GNMT's α)")
             s.add_argument("--json", action="store_true", help="print the scores as one JSON object")
             s.add_argument("--hyp-out", metavar="FILE", help="write the translations, one per line")
+            s.add_argument("--tokenize", choices=("13a", "zh", "char", "intl", "none"), default=None,
+                           help="sacrebleu's BLEU tokenizer (default: zh for Chinese references, 13a otherwise)")
 
     av = sub.add_parser("average", help="average the weights of several checkpoints (Vaswani et al. 6.1)")
     av.add_argument("checkpoints", nargs="+", help="checkpoint folders of one run, e.g. runs/mine/step-*")

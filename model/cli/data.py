@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from model.cli.types import OneLineParser, positive_int, seed
 from model.corpus.ding import DING_PATH, PHRASE, SENTENCE
 
 
@@ -25,8 +26,8 @@ def add_data_commands(subparsers) -> None:
     ding.add_argument("--ding", type=Path, default=DING_PATH, help=f"Ding file (default {DING_PATH})")
     ding.add_argument("--valid", type=_count, default=1000, help="held-out validation sentences")
     ding.add_argument("--test", type=_count, default=1000, help="held-out test sentences")
-    ding.add_argument("--seed", type=int, default=1, help="which pairs are held out and the train order")
-    ding.add_argument("--sentence-repeat", type=int, default=1, help="copies of each train sentence")
+    ding.add_argument("--seed", type=seed, default=1, help="which pairs are held out and the train order")
+    ding.add_argument("--sentence-repeat", type=positive_int, default=1, help="copies of each train sentence")
     ding.add_argument("--max-phrases", type=_count, default=None, help="subsample word/term pairs")
     ding.add_argument("--everyday-phrases", action="store_true",
                       help="with --max-phrases: keep exclamations and phrases made of words the train "
@@ -37,11 +38,11 @@ def add_data_commands(subparsers) -> None:
     ding.set_defaults(func=_run_ding)
     sources.add_parser("augment", help="synthetic everyday English–German pairs from a grammar and lexicon",
                        setup=_augment_options)
-    sources.add_parser("tatoeba", help="English–German sentence pairs from Tatoeba (manythings.org/anki deu.txt)",
+    sources.add_parser("tatoeba", help="sentence pairs from Tatoeba (manythings.org/anki deu.txt, cmn.txt, …)",
                        setup=_tatoeba_options)
 
 
-class _LazyParser(argparse.ArgumentParser):
+class _LazyParser(OneLineParser):
     """A sub-parser whose options are added when it first parses (``--help`` included), so that ``data ding``
     and every other command do not import ``model.corpus.augment`` just to build the command line."""
 

@@ -7,17 +7,10 @@ import sys
 import time
 from pathlib import Path
 
-from model.cli.inputs import load_model_arg
+from model.cli.inputs import MODEL_HELP, load_model_arg
+from model.cli.types import at_least, count
 from model.errors import UserError
 from model.research_records import DEFAULT_SENTENCES
-
-
-def _positive(text: str) -> int:
-    import argparse
-    value = int(text)
-    if value < 0:
-        raise argparse.ArgumentTypeError("must be >= 0")
-    return value
 
 
 def _test_set(a, loaded, need_ref: bool):
@@ -84,7 +77,7 @@ def add_heads_commands(subparsers) -> None:
 
     st = sub.add_parser("stats", help="mean entropy, confidence, distance and shares of every head")
     _common(st)
-    st.add_argument("--beam", type=int, default=1, help="beam size of the translations whose maps are read")
+    st.add_argument("--beam", type=at_least(1, 64), default=1, help="beam size of the translations whose maps are read")
     st.add_argument("--csv", metavar="OUT", help="write the table as CSV to this file")
     st.add_argument("--json", action="store_true", help="print the table as JSON on stdout")
     st.set_defaults(func=cmd_stats)
@@ -99,9 +92,9 @@ def add_heads_commands(subparsers) -> None:
 
 
 def _common(p) -> None:
-    p.add_argument("--model", metavar="DIR", help="model folder (default: the built-in model)")
+    p.add_argument("--model", metavar="DIR", help=MODEL_HELP)
     p.add_argument("--device", default="cpu", help="torch device to run on (cpu, cuda, mps)")
     p.add_argument("--src", metavar="FILE",
                    help="source sentences, one a line (default: the model's held-out set, heldout/test.en)")
-    p.add_argument("--limit", type=_positive, default=DEFAULT_SENTENCES,
+    p.add_argument("--limit", type=count, default=DEFAULT_SENTENCES,
                    help=f"use only the first N sentences (default {DEFAULT_SENTENCES}; 0: all)")

@@ -10,11 +10,14 @@ from __future__ import annotations
 
 from model.errors import UserError
 
+MODEL_HELP = "model or run folder, or a built-in model's name: en-de, en-zh (default en-de)"
+
 
 def load_model_arg(a):
     """The model of ``--model`` (or the built-in one), on ``--device``."""
+    from model.builtin import resolve_model_arg
     from model.checkpoint import default_model_dir, load_model
-    path = a.model or default_model_dir()
+    path = resolve_model_arg(a.model) if a.model else default_model_dir()
     if path is None:
-        raise UserError("no model given and no built-in model in assets/default-model; use --model DIR")
+        raise UserError("no model given and no built-in model in assets/models; use --model DIR")
     return load_model(path, a.device)

@@ -1,8 +1,10 @@
-"""Build an English→German corpus from Tatoeba sentence pairs (manythings.org/anki ``deu.txt``).
+"""Build a corpus from Tatoeba sentence pairs (manythings.org/anki ``deu.txt``, ``cmn.txt``, …).
 
-Input: one pair per line, ``English<TAB>German`` (the 2018 file) or ``English<TAB>German<TAB>attribution``
-(newer downloads); plain ``.tsv``/``.txt`` or ``.xz``-compressed. Output: ``{train,valid,test}.{en,de}`` and
-``stats.json`` in one folder, the same shape as the Ding builder's.
+Input: one pair per line, ``English<TAB>Other`` (the 2018 file) or ``English<TAB>Other<TAB>attribution``
+(newer downloads); plain ``.tsv``/``.txt`` or ``.xz``-compressed. Output: ``{train,valid,test}.{src,tgt}``
+named by language (``train.en`` / ``train.de``, ``train.en`` / ``train.zh``) and ``stats.json`` in one folder,
+the same shape as the Ding builder's. The target language is ``--tgt-lang`` or, without it, told by the file
+(``model.languages.detect_target``): Chinese by its script, others by the Anki file's name.
 
 Decisions, and why:
 
@@ -34,12 +36,14 @@ import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
 
+from model.cli.types import seed as seed_type
 from model.corpus.ding import DING_PATH, read_ding
 from model.corpus.ding_corpus import split_ding
 from model.corpus.entities import entity_pairs
 from model.corpus.lines import aligned_lines
 from model.errors import CorpusError, UserError
 from model.files import write_atomic
+from model.languages import detect_target, language_name
 from model.tokenizer import clean_text
 
 MAX_CHARS = 300
@@ -55,7 +59,7 @@ def norm(s: str) -> str:
 
 @dataclass(frozen=True)
 class TatoebaSplit:
-    train: list[tuple[str, str]]  # (English, German)
+    train: list[tuple[str, str]]  # (English, target language)
     valid: list[tuple[str, str]]
     test: list[tuple[str, str]]
     stats: dict
@@ -77,7 +81,7 @@ def _read_bytes(path: Path) -> bytes:
 
 
 def read_tatoeba(path: Path | str) -> tuple[list[tuple[str, str]], dict]:
-    """Cleaned, de-duplicated (English, German) pairs in file order, and counts of what was dropped."""
+    """Cleaned, de-duplicated (English, other language) pairs in file order, and counts of what was dropped."""
     path = Path(path)
     data = _read_bytes(path)
     try:
@@ -101,7 +105,7 @@ def read_tatoeba(path: Path | str) -> tuple[list[tuple[str, str]], dict]:
         cols = line.split("\t")
         if len(cols) not in (2, 3):
             raise CorpusError(f"{path} line {n}: expected 2 or 3 tab-separated columns "
-                              f"(English, German[, attribution]), found {len(cols)}")
+                              f"(English, translation[, attribution]), found {len(cols)}")
         columns.add(len(cols))
         en, de = clean_text(cols[0]), clean_text(cols[1])
         if not en or not de:
@@ -116,7 +120,7 @@ def read_tatoeba(path: Path | str) -> tuple[list[tuple[str, str]], dict]:
             seen.add((en, de))
             pairs.append((en, de))
     if not pairs:
-        raise CorpusError(f"{path} holds no usable English–German pairs")
+        raise CorpusError(f"{path} holds no usable sentence pairs")
     return pairs, {"lines": n, "columns": sorted(columns), "pairs": len(pairs), "dropped": dropped}
 
 
@@ -170,7 +174,7 @@ def build_tatoeba_corpus(out_dir: Path | str, tsv: Path | str, n_valid: int = 10
                          seed: int = 1, ding_sentences: int = 0, ding_phrases: int = 0,
                          ding_path: Path | str | None = None, ding_seed: int = 1,
                          ding_heldout: tuple[int, int] = (1000, 1000), names: int = 0,
-                         numbers: int = 0) -> TatoebaSplit:
+                         numbers: int = 0, src_lang: str = "en", tgt_lang: str | None = None) -> TatoebaSplit:
     """Read, clean, hold out, optionally mix in Ding, write the folder; return the split.
 
     ``ding_seed`` and ``ding_heldout`` must match the ``data ding`` defaults (seed 1, 1,000 + 1,000) for the
@@ -180,6 +184,14 @@ def build_tatoeba_corpus(out_dir: Path | str, tsv: Path | str, n_valid: int = 10
         raise UserError("--valid, --test, --ding-sentences, --ding-phrases, --names and --numbers must be >= 0")
     tsv, out_dir = Path(tsv), Path(out_dir)
     pairs, read_stats = read_tatoeba(tsv)
+    tgt_lang = tgt_lang or detect_target(tsv, [t for _, t in pairs[:2000]])
+    language_name(src_lang), language_name(tgt_lang)  # an unknown code is refused here, in one line
+    if src_lang == tgt_lang:
+        raise UserError(f"--src-lang and --tgt-lang are both {src_lang!r}")
+    if tgt_lang != "de" and (ding_sentences or ding_phrases or names or numbers):
+        # The Ding dictionary is German, and the name and number lists substitute English and German words.
+        raise UserError("--ding-sentences, --ding-phrases, --names and --numbers are for English→German only "
+                        f"(this file's target is {language_name(tgt_lang)})")
     extra: list[tuple[str, str]] = []
     ding_held: set[str] = set()
     ding_info = None
@@ -200,7 +212,7 @@ def build_tatoeba_corpus(out_dir: Path | str, tsv: Path | str, n_valid: int = 10
     train = train_t + train_d + train_e
     random.Random(seed).shuffle(train)
     stats = {
-        "source": "en", "target": "de", "seed": seed, "tatoeba_file": str(tsv),
+        "source": src_lang, "target": tgt_lang, "seed": seed, "tatoeba_file": str(tsv),
         "tatoeba_sha256": hashlib.sha256(tsv.read_bytes()).hexdigest(), **read_stats,
         "train": {"tatoeba": len(train_t), "ding": len(train_d), "entities": len(train_e), "lines": len(train)},
         "valid": len(valid), "test": len(test),
@@ -211,8 +223,8 @@ def build_tatoeba_corpus(out_dir: Path | str, tsv: Path | str, n_valid: int = 10
     }
     out_dir.mkdir(parents=True, exist_ok=True)
     for name, rows in (("train", train), ("valid", valid), ("test", test)):
-        write_atomic(out_dir / f"{name}.en", aligned_lines(en for en, _ in rows))
-        write_atomic(out_dir / f"{name}.de", aligned_lines(de for _, de in rows))
+        write_atomic(out_dir / f"{name}.{src_lang}", aligned_lines(en for en, _ in rows))
+        write_atomic(out_dir / f"{name}.{tgt_lang}", aligned_lines(de for _, de in rows))
     write_atomic(out_dir / "stats.json", json.dumps(stats, indent=2, sort_keys=True, ensure_ascii=False) + "\n")
     return TatoebaSplit(train, valid, test, stats)
 
@@ -227,11 +239,18 @@ def _count(text: str) -> int:
 def add_arguments(parser) -> None:
     """Options of ``data tatoeba`` (registered lazily by the ``data`` command)."""
     parser.add_argument("--tsv", type=Path, required=True, metavar="FILE",
-                        help="manythings.org/anki deu.txt: English<TAB>German[<TAB>attribution]; .tsv, .txt or .xz")
-    parser.add_argument("--out", type=Path, required=True, help="folder for train/valid/test.{en,de} and stats.json")
+                        help="manythings.org/anki deu.txt, cmn.txt, …: English<TAB>translation[<TAB>attribution]; "
+                             ".tsv, .txt or .xz")
+    parser.add_argument("--out", type=Path, required=True,
+                        help="folder for train/valid/test.{SRC,TGT} (e.g. train.en, train.zh) and stats.json")
+    parser.add_argument("--src-lang", default="en", metavar="CODE",
+                        help="language of the first column, an ISO 639-1 code (default en)")
+    parser.add_argument("--tgt-lang", default=None, metavar="CODE",
+                        help="language of the second column (de, zh, fr, …); default: told by the file "
+                             "(Chinese by its script, others by the Anki file name deu/cmn/fra/…)")
     parser.add_argument("--valid", type=_count, default=1000, help="held-out validation pairs (default 1000)")
     parser.add_argument("--test", type=_count, default=1000, help="held-out test pairs (default 1000)")
-    parser.add_argument("--seed", type=int, default=1, help="which pairs are held out and the train order")
+    parser.add_argument("--seed", type=seed_type, default=1, help="which pairs are held out and the train order")
     parser.add_argument("--ding-sentences", type=_count, default=0, metavar="K",
                         help="mix in K copies of each Ding dictionary example sentence (its held-out "
                              "sentences stay out of train); 0 = Tatoeba only")
@@ -249,10 +268,11 @@ def add_arguments(parser) -> None:
 def run(args) -> int:
     split = build_tatoeba_corpus(args.out, args.tsv, args.valid, args.test, args.seed,
                                  args.ding_sentences, args.ding_phrases, args.ding, names=args.names,
-                                 numbers=args.numbers)
+                                 numbers=args.numbers, src_lang=args.src_lang, tgt_lang=args.tgt_lang)
     s = split.stats
     d = s["dropped"]
-    print(f"Tatoeba: {s['pairs']} pairs from {s['lines']} lines ({d['empty_side']} with an empty side, "
+    print(f"Tatoeba {language_name(s['source'])}→{language_name(s['target'])}: {s['pairs']} pairs from "
+          f"{s['lines']} lines ({d['empty_side']} with an empty side, "
           f"{d['too_long']} over {MAX_CHARS} characters, {d['identical_sides']} identical sides, "
           f"{d['duplicate']} duplicates dropped)")
     print(f"wrote {s['train']['lines']} train ({s['train']['tatoeba']} Tatoeba, {s['train']['ding']} Ding, "

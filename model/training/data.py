@@ -13,6 +13,7 @@ from pathlib import Path
 
 import numpy as np
 
+from model.corpus.lines import read_lines
 from model.errors import CorpusError
 from model.tokenizer import Tokenizer, clean_text
 from model.training.tasks import make_task
@@ -37,20 +38,7 @@ class Corpus:
 
 
 def _read_lines(path: Path) -> list[str]:
-    path = Path(path)
-    if not path.exists():
-        raise CorpusError(f"corpus file not found: {path}")
-    if path.is_dir():
-        raise CorpusError(f"corpus path is a folder, not a file: {path}")
-    data = path.read_bytes()
-    try:
-        text = data.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        line = data[: exc.start].count(b"\n") + 1
-        raise CorpusError(f"{path} is not UTF-8 text (bad byte at line {line}); convert it with iconv") from None
-    if "\x00" in text:
-        raise CorpusError(f"{path} looks like a binary file, not text")
-    return text.splitlines()
+    return read_lines(path, "corpus")
 
 
 def _check_pair(src: str, tgt: str) -> str | None:

@@ -9,6 +9,7 @@ early, and, under DDP, sharing rank 0's tokenizer.
 from __future__ import annotations
 
 import math
+import secrets
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -68,6 +69,8 @@ def _run(cfg: TrainConfig, control: TrainControl, resume: Path | None) -> Iterat
         check_resumable(folder)
         tokenizer = ckpt.load_tokenizer(folder, *ckpt.read_config(folder))  # spm.model, or Marian's files
         resume = folder
+    else:
+        cfg = cfg.replace(run_id=cfg.run_id or secrets.token_hex(8))  # a fresh run: see TrainConfig.run_id
     resolve_device(cfg.device)  # a bad --device fails at once, not after the data is prepared
     rank, world = rank_world()
     # Under DDP the ranks must reach the tokenizer broadcast together, so only rank 0's step loop stops them.

@@ -33,13 +33,50 @@ def save_checkpoint(model, data: Data, cfg: TrainConfig, optimizer, scaler, step
     }
     out = cfg.out_path
     folder = ckpt.save_model(out / f"step-{step:08d}", model, data.tokenizer,
-                             meta={"step": step, "epoch": epoch, "elapsed_s": round(elapsed, 1)},
+                             meta={"step": step, "epoch": epoch, "elapsed_s": round(elapsed, 1), "run": cfg.run_id},
                              train_state=state, extra_files={TRAIN_CONFIG: cfg.to_json()})
     write_atomic(out / ckpt.LATEST, folder.name + "\n")
-    steps = sorted(p for p in out.glob("step-*") if p.is_dir())
-    for old in steps[: max(0, len(steps) - cfg.keep_checkpoints)]:
+    for old in prunable(out, cfg, folder):
         shutil.rmtree(old, ignore_errors=True)
     return folder
+
+
+def _run_of(folder: Path) -> str | None:
+    """The run id a checkpoint's config.json records ("" for checkpoints older than run ids), or None when
+    it cannot be read: such a folder is left alone, never guessed about."""
+    try:
+        meta = ckpt.read_config(folder)[1].get("meta", {})
+    except (UserError, OSError):
+        return None
+    run = meta.get("run", "") if isinstance(meta, dict) else None
+    return run if isinstance(run, str) else None
+
+
+def _step_of(folder: Path) -> int:
+    try:
+        return int(folder.name.removeprefix("step-"))
+    except ValueError:
+        return -1
+
+
+def prunable(out: Path, cfg: TrainConfig, just_saved: Path) -> list[Path]:
+    """The checkpoint folders to remove after ``just_saved``: this run's oldest beyond ``keep_checkpoints``
+    (by step number), and every checkpoint of another run, which only ``--overwrite`` lets share the folder.
+
+    Pruning by name alone once kept an overwritten run's higher step numbers and removed each new
+    checkpoint as soon as it was written, while LATEST pointed at it.
+    """
+    mine, others = [], []
+    for p in out.glob("step-*"):
+        if not p.is_dir() or p.resolve() == just_saved.resolve():
+            continue
+        run = _run_of(p)
+        if run == cfg.run_id:
+            mine.append(p)
+        elif run is not None:
+            others.append(p)
+    mine.sort(key=_step_of)
+    return others + mine[: max(0, len(mine) + 1 - cfg.keep_checkpoints)]
 
 
 def restore(resume: Path, model, model_cfg, optimizer, scaler, device: torch.device) -> tuple[int, int, int, float]:

@@ -9,6 +9,7 @@ from model.checkpoint import LoadedModel
 from model.config import TrainConfig
 from model.decoding.decode import translate, translate_many
 from model.errors import UserError
+from model.languages import bleu_tokenizer
 from model.records import Translation
 from model.training.control import TrainControl
 from model.training.data import collate, make_batches
@@ -46,7 +47,9 @@ def validate(model: Transformer, data: Data, cfg: TrainConfig, device: torch.dev
             hyps = translate_many(model, data.tokenizer, [s for s, _ in pairs])
             if control is not None and control.stopped:
                 return None
-            bleu = float(sacrebleu.corpus_bleu(hyps, [[t for _, t in pairs]]).score)
+            refs = [t for _, t in pairs]
+            # Chinese references are scored with sacrebleu's zh tokenizer (model.languages says why).
+            bleu = float(sacrebleu.corpus_bleu(hyps, [refs], tokenize=bleu_tokenizer(references=refs)).score)
         return total / max(count, 1), bleu
     finally:
         model.train()

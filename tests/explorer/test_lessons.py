@@ -172,6 +172,6 @@ def test_the_train_tab_and_an_empty_window_cannot_be_slides(qtbot, loaded, tmp_p
 
 def test_the_sample_lesson_fits_the_built_in_model():
     root = Path(__file__).resolve().parents[2]
-    model = json.loads((root / "assets" / "default-model" / "config.json").read_text())["model"]
+    model = json.loads((root / "assets" / "models" / "en-de" / "config.json").read_text())["model"]
     slides = read_lesson(root / "docs" / "lessons" / "attention-basics.json", model["n_layers"], model["n_heads"])
     assert [s.view for s in slides] == ["head", "grid", "head", "head", "clock"] and slides[3].cell == (2, 1)

@@ -153,3 +153,63 @@ def test_missing_file_and_cli_run(tmp_path, capsys):
                  "--test", "4"]) == 0
     assert "wrote" in capsys.readouterr().out
     assert len(_read(tmp_path / "o", "valid.de")) == 3 and len(_read(tmp_path / "o", "test.en")) == 4
+
+
+# English–Chinese, as in cmn.txt: no spaces on the Chinese side, alternative translations, and one side
+# written in decomposed form (NFC must give the same characters the window later feeds the model).
+ZH = [
+    ("I love coffee.", "我爱咖啡。"),
+    ("I love coffee!", "我很爱咖啡。"),     # normalised English equal to the first: held out together
+    ("Hi.", "嗨。"),
+    ("Hi.", "你好。"),
+    ("Stop!", "住手！"),
+    ("I ate an apple.", "我吃了一个苹果。"),
+    ("Café time.", "咖啡时间。"),
+    ("Cafe\u0301 again.", "又是咖啡。"),      # decomposed é
+]
+ZH += [(f"This is number {i}.", f"这是第{i}号。") for i in range(30)]
+
+
+def test_english_chinese_files_are_named_by_language(tmp_path, capsys):
+    out = tmp_path / "zh"
+    # The target is told by the script of the second column; the file name says nothing.
+    split = build_tatoeba_corpus(out, _write(tmp_path / "pairs.tsv", ZH, attribution=True), n_valid=4, n_test=4)
+    assert split.stats["source"] == "en" and split.stats["target"] == "zh"
+    assert sorted(p.name for p in out.iterdir()) == ["stats.json", "test.en", "test.zh", "train.en", "train.zh",
+                                                     "valid.en", "valid.zh"]
+    assert list(zip(_read(out, "train.en"), _read(out, "train.zh"))) == split.train
+    train_keys = {norm(s) for pair in split.train for s in pair}
+    for en, zh in split.valid + split.test:
+        assert norm(en) not in train_keys and norm(zh) not in train_keys
+    # CJK survives cleaning untouched, and NFC composes the Latin side.
+    everything = "\n".join(_read(out, "train.zh") + _read(out, "valid.zh") + _read(out, "test.zh"))
+    assert "我吃了一个苹果。" in everything.split("\n")
+    assert set(everything.split("\n")) <= {zh for _, zh in ZH}
+    english = "\n".join(line for s in ("train", "valid", "test") for line in _read(out, f"{s}.en"))
+    assert "Café again." in english and "e\u0301" not in english
+    # The CLI names the pair in its first line.
+    assert main(["data", "tatoeba", "--tsv", str(tmp_path / "pairs.tsv"), "--out", str(tmp_path / "c"),
+                 "--valid", "3", "--test", "3"]) == 0
+    assert capsys.readouterr().out.startswith("Tatoeba English→Chinese:")
+
+
+def test_target_language_from_the_anki_name_or_the_option(tmp_path):
+    german = _write(tmp_path / "tatoeba-deu-eng-2018.tsv", BASE)
+    assert build_tatoeba_corpus(tmp_path / "a", german, 3, 3).stats["target"] == "de"
+    french = _write(tmp_path / "fra.txt", [(f"Sentence {i}.", f"Phrase {i}.") for i in range(20)])
+    assert build_tatoeba_corpus(tmp_path / "b", french, 3, 3).stats["target"] == "fr"
+    assert (tmp_path / "b" / "train.fr").exists()
+    assert build_tatoeba_corpus(tmp_path / "c", french, 3, 3, tgt_lang="es").stats["target"] == "es"
+
+
+@pytest.mark.parametrize("options, message", [
+    (["--tgt-lang", "Chinese"], "not a language code"),
+    (["--tgt-lang", "en"], "both 'en'"),
+    (["--names", "5"], "English→German only"),
+])
+def test_bad_language_options_are_one_line(tmp_path, capsys, options, message):
+    src = _write(tmp_path / "cmn.txt", ZH)
+    assert main(["data", "tatoeba", "--tsv", str(src), "--out", str(tmp_path / "o"), *options]) == 2
+    err = capsys.readouterr().err.strip()
+    assert message in err and "\n" not in err
+    assert not (tmp_path / "o").exists()

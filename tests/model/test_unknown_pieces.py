@@ -10,7 +10,7 @@ from model.checkpoint import REPO_ROOT
 from model.cli import main
 from model.records import Translation
 
-ASSET = REPO_ROOT / "assets" / "default-model"
+ASSET = REPO_ROOT / "assets" / "models" / "en-de"
 needs_model = pytest.mark.skipif(not (ASSET / "config.json").is_file(), reason="no built-in model shipped")
 
 

@@ -1,0 +1,73 @@
+"""The built-in models: one folder per language pair in ``assets/models/<src>-<tgt>/`` (``en-de``, ``en-zh``).
+
+A name such as ``en-zh`` is what ``--model`` accepts on the command line and what the window's Models menu
+lists; a name is resolved here only when no folder of that name exists where the user is, so a run folder
+called ``en-de`` in the current directory still wins (it is what the user typed).
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+from model.languages import language_name
+
+DEFAULT = "en-de"  # the pair the app opens when nothing else decides (the window in Chinese picks en-zh)
+ENV = "ATTENTION_EXPLORER_MODEL"  # a folder that replaces the built-in default (tests, benchmarks)
+
+
+@dataclass(frozen=True)
+class BuiltinModel:
+    name: str  # "en-zh"
+    path: Path
+
+    @property
+    def source(self) -> str:
+        return self.name.split("-", 1)[0]
+
+    @property
+    def target(self) -> str:
+        return self.name.split("-", 1)[1]
+
+    @property
+    def label(self) -> str:
+        """"English → Chinese": what a menu shows."""
+        return f"{language_name(self.source)} → {language_name(self.target)}"
+
+
+def models_dir() -> Path:
+    from model.checkpoint import assets_dir  # torch-free at import: checkpoint imports torch
+    return assets_dir() / "models"
+
+
+def builtin_models() -> list[BuiltinModel]:
+    """The built-in models this installation ships, by name (only folders that hold a config.json)."""
+    root = models_dir()
+    if not root.is_dir():
+        return []
+    return [BuiltinModel(p.name, p) for p in sorted(root.iterdir())
+            if "-" in p.name and (p / "config.json").is_file()]
+
+
+def builtin_model(name: str) -> BuiltinModel | None:
+    return next((m for m in builtin_models() if m.name == name), None)
+
+
+def default_model_dir(name: str | None = None) -> Path | None:
+    """The built-in model ``name`` (default: $ATTENTION_EXPLORER_MODEL, else ``en-de``), None if absent."""
+    if name is None and os.environ.get(ENV):
+        path = Path(os.environ[ENV])
+        return path if (path / "config.json").is_file() else None
+    found = builtin_model(name or DEFAULT)
+    return found.path if found else None
+
+
+def resolve_model_arg(text: str) -> Path:
+    """What ``--model TEXT`` names: an existing path as given, else a built-in model's name."""
+    path = Path(text).expanduser()
+    if not path.exists():
+        found = builtin_model(text)
+        if found is not None:
+            return found.path
+    return path
