@@ -9,6 +9,7 @@ ABLATE_RUNS ?= runs/ablate
 # bf16 autocast on CPUs that compute bf16 natively (AVX512-BF16/AMX): 1.3x faster here; `make CPU_AMP=` turns it off.
 CPU_AMP ?= $(shell $(PY) -c "from model.training.device import cpu_has_native_bf16 as f; print('--cpu-amp' if f() else '')" 2>/dev/null)
 
+.PHONY: data-tatoeba-zh zh-model zh-model-resume ship-zh-model model-card-zh
 .PHONY: test data-ding data-tatoeba data-tatoeba-entities default-model default-model-finetune default-model-resume ship-default-model model-card ablations bench bundle bundle-check bundle-smoke
 
 test:
@@ -59,6 +60,36 @@ ship-default-model:
 	cp $(RUN)/$$(cat $(RUN)/LATEST)/train_config.json assets/models/en-de/
 	cp $(DATA)/tatoeba-v1/test.en assets/models/en-de/heldout/test.en
 	cp $(DATA)/tatoeba-v1/test.de assets/models/en-de/heldout/test.de
+
+# The built-in English→Chinese model (assets/models/en-zh/MODEL_CARD.md): Tatoeba's cmn.txt pairs, the copy in
+# ../shared/data by default. The same hold-out rule; the files are train/valid/test.{en,zh}.
+TATOEBA_ZH ?= ../shared/data/tatoeba-cmn-eng-2022.tsv.xz
+ZH_RUN ?= runs/en-zh
+data-tatoeba-zh:
+	$(PY) -m model.cli data tatoeba --tsv $(TATOEBA_ZH) --tgt-lang zh --out $(DATA)/zh-v1 --seed 1
+
+zh-model: data-tatoeba-zh
+	$(PY) -m model.cli train --src $(DATA)/zh-v1/train.en --tgt $(DATA)/zh-v1/train.zh \
+	  --valid-src $(DATA)/zh-v1/valid.en --valid-tgt $(DATA)/zh-v1/valid.zh --out $(ZH_RUN) \
+	  --preset small --dropout 0.3 --vocab-size 4000 --batch-tokens 4000 --warmup 800 --lr-scale 0.7 \
+	  --label-smoothing 0.1 --max-minutes $(MINUTES) --valid-every 500 --checkpoint-every 250 --keep 12 \
+	  --threads 2 $(CPU_AMP)
+
+zh-model-resume:
+	$(PY) -m model.cli train --resume $(ZH_RUN) --max-minutes $(MINUTES) --valid-every 500 --checkpoint-every 250 \
+	  --keep 12 --threads 2 $(CPU_AMP)
+
+ship-zh-model:
+	$(PY) -m model.cli average $$(ls -d $(ZH_RUN)/step-* | tail -n $(AVERAGE)) --out $(ZH_RUN)/averaged --half
+	mkdir -p assets/models/en-zh/heldout
+	cp $(ZH_RUN)/averaged/config.json $(ZH_RUN)/averaged/model.safetensors $(ZH_RUN)/averaged/spm.model assets/models/en-zh/
+	cp $(ZH_RUN)/$$(cat $(ZH_RUN)/LATEST)/train_config.json assets/models/en-zh/
+	cp $(DATA)/zh-v1/test.en $(DATA)/zh-v1/test.zh assets/models/en-zh/heldout/
+
+# The card's two hand-written paragraphs live beside the model, so regenerating it keeps them.
+model-card-zh:
+	$(PY) -m model.card --model assets/models/en-zh --run $(ZH_RUN) --progress \
+	  --status-file assets/models/en-zh/card-status.md --history-file assets/models/en-zh/card-history.md
 
 # The previous built-in model (git show 7c53c00:assets/models/en-de/…), scored on the same sentences.
 BASELINE ?= runs/baseline-v4

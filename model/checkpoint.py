@@ -25,8 +25,9 @@ from safetensors.torch import load_file, save_file
 
 from model.config import LIMITS, ModelConfig
 from model.errors import CheckpointError, UserError
-from model.files import write_folder_atomic
+from model.files import usual_mode, write_folder_atomic
 from model.records import ModelInfo
+from model.safe_json import read_json, read_small_text
 from model.tokenizer import Tokenizer
 from model.transformer import Transformer
 
@@ -59,7 +60,7 @@ def resolve(path: Path | str) -> Path:
     if (path / CONFIG).is_file():
         return path
     if (path / LATEST).is_file():
-        name = (path / LATEST).read_text(encoding="utf-8").strip()
+        name = read_small_text(path / LATEST, CheckpointError)
         if name and "/" not in name and (path / name / CONFIG).is_file():
             return path / name
     from model.marian.folder import cache_snapshot
@@ -82,6 +83,8 @@ def check_new_run(out: Path | str, resume: Path | str | None = None,
     Resuming that same run is fine; the hints name how the caller's interface resumes or overwrites.
     """
     out = Path(out).expanduser()
+    if out.exists() and not out.is_dir():
+        raise UserError(f"{out} is a file, not a folder: choose a folder for the run")
     if not holds_run(out):
         return
     if resume is not None:
@@ -122,8 +125,8 @@ def training_length(folder: Path) -> int:
     max_tokens_per_sentence: longer pairs were skipped); 0 when the folder has no readable
     train_config.json. Only a hint for the window's positional-encoding marks, so it never fails."""
     try:
-        data = json.loads((folder / TRAIN_CONFIG).read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError):
+        data = read_json(folder / TRAIN_CONFIG, max_bytes=1 << 20)
+    except (OSError, UserError):
         return 0
     value = data.get("max_tokens_per_sentence") if isinstance(data, dict) else None
     return value if isinstance(value, int) and not isinstance(value, bool) and value > 0 else 0
@@ -131,11 +134,9 @@ def training_length(folder: Path) -> int:
 
 def read_config(folder: Path) -> tuple[ModelConfig, dict]:
     try:
-        data = json.loads((folder / CONFIG).read_text(encoding="utf-8"))
+        data = read_json(folder / CONFIG, CheckpointError, max_bytes=1 << 20)
     except FileNotFoundError:
         raise CheckpointError(f"{folder} has no {CONFIG}") from None
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise CheckpointError(f"{folder / CONFIG} is not valid JSON ({exc})") from None
     if not isinstance(data, dict) or not isinstance(data.get("model"), dict):
         hint = ("; a Marian folder opens as it is, and trains once imported (import-marian SRC --out DIR)"
                 if isinstance(data, dict) and data.get("model_type") == "marian" else "")
@@ -262,6 +263,7 @@ def save_model(folder: Path, model: Transformer, tokenizer: Tokenizer, meta: dic
         state = {k: (v.detach().half() if half and v.is_floating_point() else v.detach()).cpu().contiguous()
                  for k, v in model.state_dict().items()}
         save_file(state, str(tmp / WEIGHTS), metadata={"format": FORMAT})
+        usual_mode(tmp / WEIGHTS)
         cfg = {"format": FORMAT, "model": model.cfg.to_dict(), "meta": meta or {}}
         if getattr(tokenizer, "kind", "") == "marian":  # an imported Marian model keeps its tokenizer files
             tokenizer.save_into(tmp)
@@ -298,4 +300,15 @@ def load_train_state(folder: Path) -> dict:
     if not isinstance(state, dict) or any(key not in state for key in STATE_KEYS):
         raise CheckpointError(f"{path} is not a training state of this app (it lacks "
                               f"{', '.join(k for k in STATE_KEYS if not isinstance(state, dict) or k not in state)})")
+    # Keys present but of other types would fail later inside torch with a traceback.
+    def whole(v) -> bool:
+        return isinstance(v, int) and not isinstance(v, bool) and v >= 0
+    rng = state["torch_rng"]
+    checks = {"step": whole(state["step"]), "epoch": whole(state["epoch"]), "position": whole(state["position"]),
+              "elapsed": isinstance(state["elapsed"], (int, float)) and not isinstance(state["elapsed"], bool),
+              "optimizer": isinstance(state["optimizer"], dict),
+              "torch_rng": isinstance(rng, torch.Tensor) and rng.dtype == torch.uint8}
+    wrong = [k for k, ok in checks.items() if not ok]
+    if wrong:
+        raise CheckpointError(f"{path} is not a training state of this app ({', '.join(wrong)} of the wrong type)")
     return state

@@ -189,8 +189,9 @@ class TrainConfig:
 
     @classmethod
     def from_json(cls, text: str) -> TrainConfig:
+        from model.safe_json import loads
         try:
-            d = json.loads(text)
+            d = loads(text, "the training config")
             d["model"] = ModelConfig.from_dict(d["model"])
             d["stages"] = tuple(d.get("stages") or ())
             names = {f.name for f in dataclasses.fields(cls)}

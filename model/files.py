@@ -27,6 +27,25 @@ def fsync_dir(folder: Path) -> None:
         os.close(fd)
 
 
+def umask() -> int:
+    """The process umask, read without changing it where Linux tells it (/proc), else set and restored."""
+    try:
+        for line in Path("/proc/self/status").read_text().splitlines():
+            if line.startswith("Umask:"):
+                return int(line.split()[1], 8)
+    except (OSError, ValueError):
+        pass
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
+def usual_mode(path: Path | str) -> None:
+    """Give a file the permissions ``open()`` would have (0666 less the umask). safetensors writes its files
+    0600, so a shared run folder's weights were unreadable to colleagues while every other file was not."""
+    os.chmod(path, 0o666 & ~umask())
+
+
 def check_writable(path: Path | str, option: str) -> None:
     """Refuse, in one line and before any work, an output path that cannot be written: a folder, a file in a
     missing or read-only folder. (The write itself stays atomic; this only moves the failure to the start.)"""
@@ -58,6 +77,33 @@ def write_atomic(path: Path | str, data: bytes | str) -> None:
         tmp.unlink(missing_ok=True)
         raise
     fsync_dir(path.parent)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except (PermissionError, OSError):
+        return True  # someone else's process: not ours to judge
+    return True
+
+
+def remove_stale_temps(folder: Path | str) -> list[Path]:
+    """Remove what a killed writer left in ``folder``: ``.tmp-NAME-PID`` / ``.old-NAME-PID`` folders and
+    ``.NAME.PID.HEX.tmp`` files whose process is gone. A live writer's temporaries are left alone."""
+    removed = []
+    for p in Path(folder).glob(".*"):
+        parts = p.name.rsplit("-", 1) if p.name.startswith((".tmp-", ".old-")) else p.name.split(".")
+        pid = parts[-1] if p.name.startswith((".tmp-", ".old-")) else (parts[-3] if len(parts) >= 5 else "")
+        if not pid.isdigit() or _alive(int(pid)):
+            continue
+        if p.is_dir():
+            shutil.rmtree(p, ignore_errors=True)
+        else:
+            p.unlink(missing_ok=True)
+        removed.append(p)
+    return removed
 
 
 def write_folder_atomic(final: Path | str, write: Callable[[Path], None]) -> Path:

@@ -22,8 +22,10 @@ from model.decoding.ablation import Head, format_head, head_masks
 from model.decoding.decode import eval_threads, translate_many
 from model.errors import UserError
 from model.files import write_atomic
+from model.languages import bleu_tokenizer
 from model.records import KINDS
 from model.research_records import HeadScore, Importance  # noqa: F401 - re-exported for older imports
+from model.safe_json import read_json
 
 CACHE_VERSION = 1
 CACHE_ENV = "ATTENTION_EXPLORER_CACHE"  # a folder for the caches instead of ~/.cache/attention-explorer
@@ -51,8 +53,10 @@ def cache_key(model_path: str | Path, src: list[str], ref: list[str]) -> str:
 
 
 def _score(hyps: list[str], ref: list[str]) -> tuple[float, float]:
+    """BLEU (zh tokenizer for Chinese references: model.languages) and chrF."""
     import sacrebleu
-    return (round(sacrebleu.corpus_bleu(hyps, [ref]).score, 4), round(sacrebleu.corpus_chrf(hyps, [ref]).score, 4))
+    bleu = sacrebleu.corpus_bleu(hyps, [ref], tokenize=bleu_tokenizer(references=ref)).score
+    return round(bleu, 4), round(sacrebleu.corpus_chrf(hyps, [ref]).score, 4)
 
 
 def head_importance(loaded: LoadedModel, src: list[str], ref: list[str], progress=None,
@@ -130,8 +134,8 @@ def _read_cache(path: Path) -> dict:
     if not path.exists():
         return {}
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        data = read_json(path)
+    except (OSError, UserError) as exc:
         raise UserError(f"cannot read the cache {path} ({exc}); delete it or choose another --cache") from None
     if not isinstance(data, dict):
         raise UserError(f"{path} is not a head-importance cache; delete it or choose another --cache")

@@ -32,6 +32,7 @@ from model.card.paragraphs import (
 )
 from model.card.scores import PAPER_ALPHA, Score, baseline_key, floors, measure
 from model.checkpoint import load_model
+from model.corpus.lines import read_lines
 from model.decoding.decode import eval_threads, translate_many
 from model.files import write_atomic
 
@@ -115,8 +116,12 @@ def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m model.card", description=__doc__.splitlines()[0])
     p.add_argument("--model", type=Path, default=Path("assets/models/en-de"))
     p.add_argument("--run", type=Path, help="the training run folder (log.jsonl, last checkpoint)")
-    p.add_argument("--template", type=Path, default=Path(__file__).with_name("card_template.md"))
+    p.add_argument("--template", type=Path, default=None,
+                   help="the card's Markdown template (default: card_template.md, or card_template_<pair>.md "
+                        "beside it for a model whose held-out target is not German, e.g. _en-zh)")
     p.add_argument("--status", default="", help="a paragraph on where the model stands (Markdown)")
+    p.add_argument("--status-file", type=Path, help="the same paragraph from a file kept with the model")
+    p.add_argument("--history-file", type=Path, help="the history paragraph from a file kept with the model")
     p.add_argument("--beam-limit", type=int, default=1000, help="test sentences for the beam comparisons")
     p.add_argument("--history", default="", help="a paragraph on how the run went (Markdown)")
     p.add_argument("--baseline", type=Path, action="append", default=[],
@@ -129,10 +134,14 @@ def main(argv: list[str] | None = None) -> int:
                    help="results of `python -m benchmarks.reference_agreement --json` (a scale for the scores)")
     a = p.parse_args(argv)
     held = a.model / "heldout"
-    test_src, test_ref = _read_set(held / "test")
+    tgt = target_suffix(held)
+    template = a.template or _default_template(tgt)
+    status = a.status_file.read_text(encoding="utf-8") if a.status_file else a.status
+    history = a.history_file.read_text(encoding="utf-8") if a.history_file else a.history
+    test_src, test_ref = _read_set(held / "test", tgt)
     # Further held-out sets beside test.{en,de} (e.g. ding-test.{en,de}, the previous model's test).
-    extra = {f.stem: _read_set(f.with_suffix("")) for f in sorted(held.glob("*.en"))
-             if f.stem != "test" and f.with_suffix(".de").is_file()}
+    extra = {f.stem: _read_set(f.with_suffix(""), tgt) for f in sorted(held.glob("*.en"))
+             if f.stem != "test" and f.with_suffix(f".{tgt}").is_file()}
     raw = None
     if a.run is not None and (a.run / "LATEST").is_file():
         raw = a.run / (a.run / "LATEST").read_text().strip()
@@ -143,10 +152,10 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{k:24} {s.label:40} {s.sentences:5} beam {s.beam} α {s.alpha:g}: BLEU {s.bleu:6.2f} "
               f"chrF {s.chrf:6.2f} ({s.seconds} s)")
     shipped = load_model(a.model)
-    english = [t for t in (a.model / "samples.en").read_text(encoding="utf-8").splitlines() if t.strip()]
+    english = [t for t in read_lines(a.model / "samples.en", "samples") if t.strip()]
     samples = list(zip(english, translate_many(shipped.model, shipped.tokenizer, english, beam_size=4,
                                                threads=eval_threads())))
-    text = render(a.model, a.run, scores, samples, a.template.read_text(encoding="utf-8"), a.status, a.history,
+    text = render(a.model, a.run, scores, samples, template.read_text(encoding="utf-8"), status, history,
                   a.ablations, a.agreement, list(extra))
     write_atomic(a.model / "MODEL_CARD.md", text)
     write_atomic(a.model / "floors.json", json.dumps(floors(scores["beam_100"])) + "\n")
@@ -156,9 +165,20 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
-def _read_set(prefix: Path) -> tuple[list[str], list[str]]:
-    src = prefix.with_suffix(".en").read_text(encoding="utf-8").splitlines()
-    ref = prefix.with_suffix(".de").read_text(encoding="utf-8").splitlines()
+def target_suffix(held: Path) -> str:
+    """The target language of a model's held-out set: the suffix of the ``test.*`` file beside ``test.en``."""
+    found = sorted(p.suffix[1:] for p in held.glob("test.*") if p.suffix != ".en")
+    return "de" if "de" in found or not found else found[0]
+
+
+def _default_template(tgt: str) -> Path:
+    own = Path(__file__).with_name(f"card_template_en-{tgt}.md")
+    return own if own.is_file() else Path(__file__).with_name("card_template.md")
+
+
+def _read_set(prefix: Path, tgt: str = "de") -> tuple[list[str], list[str]]:
+    src = read_lines(prefix.with_suffix(".en"), "held-out source")
+    ref = read_lines(prefix.with_suffix(f".{tgt}"), "held-out reference")
     return src, ref
 
 

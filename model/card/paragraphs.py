@@ -7,6 +7,7 @@ import json
 from pathlib import Path
 
 from model.card.scores import Score
+from model.languages import language_name
 
 
 def _stats(src: str) -> dict | None:
@@ -44,9 +45,14 @@ def tatoeba_paragraph(st: dict, name: str) -> str:
     licence = ("Because the weights also derive from GPL-2+ data, they are distributed under GPL-2.0-or-later; the "
                "Tatoeba part asks for attribution (CC BY 2.0)." if ding else
                "The weights derive from CC BY 2.0 data: credit tatoeba.org and www.manythings.org/anki.")
+    pair = f"{language_name(st.get('source', 'en'))}–{language_name(st.get('target', 'de'))}"
+    anki = {"de": "deu.txt", "zh": "cmn.txt"}.get(st.get("target", "de"), "the Anki file")
+    cc = "CC BY 2.0 (France)" if st.get("target") == "zh" else "CC BY 2.0"
+    if not ding:
+        licence = licence.replace("CC BY 2.0", cc)
     return (
-        "English–German sentence pairs of the Tatoeba Project (tatoeba.org), as packaged by www.manythings.org/anki "
-        f"(`deu.txt`; sha256 `{st.get('tatoeba_sha256', '?')[:12]}…`), licensed CC BY 2.0 — attribution: "
+        f"{pair} sentence pairs of the Tatoeba Project (tatoeba.org), as packaged by www.manythings.org/anki "
+        f"(`{anki}`; sha256 `{st.get('tatoeba_sha256', '?')[:12]}…`), licensed {cc} — attribution: "
         "tatoeba.org and www.manythings.org/anki. `attention-explorer data tatoeba` cleans them (Unicode NFC, "
         f"whitespace; {d.get('too_long', 0):,} over-long, {d.get('identical_sides', 0):,} identical-sided and "
         f"{d.get('duplicate', 0):,} duplicate pairs dropped): {st['pairs']:,} pairs. {st['valid']:,} valid and "

@@ -172,8 +172,9 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--overwrite", action="store_true",
                      help="start a new run in an --out folder that already holds one (its LATEST moves to the "
                           "new run; the old run's step-* folders are removed when the new run saves its first)")
-    run.add_argument("--keep", type=positive_int, default=5, metavar="N",
-                     help="checkpoints of this run to keep, the newest always among them (default 5)")
+    run.add_argument("--keep", type=positive_int, default=None, metavar="N",
+                     help="checkpoints of this run to keep, the newest always among them (default 5; a resumed "
+                          "run keeps its own unless given)")
     model = t.add_argument_group("model (the paper's names; defaults from --preset)")
     model.add_argument("--preset", default="small", choices=("tiny", "small", "base", "big"),
                        help="tiny: 2 layers, d_model 64 (toy tasks); small: 4 layers, 256 (default, CPU); "
@@ -208,11 +209,12 @@ def build_parser() -> argparse.ArgumentParser:
                        help="source + target tokens per batch (default 4096; per GPU with --gpus)")
     sched.add_argument("--label-smoothing", type=fraction, default=0.1, metavar="EPS",
                        help="ε_ls of the paper (default 0.1; 0 turns it off)")
-    sched.add_argument("--valid-every", type=count, default=500, metavar="N",
-                       help="validation loss and BLEU every N steps (0: never)")
-    sched.add_argument("--checkpoint-every", type=count, default=500, metavar="N",
-                       help="checkpoint every N steps (0: only at the end)")
-    sched.add_argument("--report-every", type=positive_int, default=10, metavar="N", help="progress line every N steps")
+    sched.add_argument("--valid-every", type=count, default=None, metavar="N",
+                       help="validation loss and BLEU every N steps (default 500; 0: never)")
+    sched.add_argument("--checkpoint-every", type=count, default=None, metavar="N",
+                       help="checkpoint every N steps (default 500; 0: only at the end)")
+    sched.add_argument("--report-every", type=positive_int, default=None, metavar="N",
+                       help="progress line every N steps (default 10)")
     sched.add_argument("--seed", type=seed, default=1, help="random seed of the data order, dropout and init")
     t.set_defaults(func=cmd_train)
 

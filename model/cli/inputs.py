@@ -17,6 +17,8 @@ def load_model_arg(a):
     """The model of ``--model`` (or the built-in one), on ``--device``."""
     from model.builtin import resolve_model_arg
     from model.checkpoint import default_model_dir, load_model
+    from model.training.device import resolve_device
+    resolve_device(a.device)  # --device cuda on a CPU build: one line before anything loads
     path = resolve_model_arg(a.model) if a.model else default_model_dir()
     if path is None:
         raise UserError("no model given and no built-in model in assets/models; use --model DIR")

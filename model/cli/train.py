@@ -16,9 +16,34 @@ from model.config import TrainConfig, preset
 from model.errors import TrainingError, UserError
 from model.training.control import STOP, TrainControl, clear_controls, watch_files
 
+# Options whose value a resumed run keeps from its own train_config.json unless the command line gives one:
+# a resume without --checkpoint-every once switched a run checkpointing every 250 steps to the default 500.
+RUN_SETTINGS = {"valid_every": "valid_every", "checkpoint_every": "checkpoint_every",
+                "report_every": "report_every", "keep": "keep_checkpoints"}
+
+
+def fill_run_settings(a: argparse.Namespace) -> None:
+    """Options not given: the resumed run's own values, else TrainConfig's defaults."""
+    saved = _saved_config(a.resume) if a.resume else None
+    for option, field in RUN_SETTINGS.items():
+        if getattr(a, option) is None:
+            source = saved if saved is not None else TrainConfig(out_dir="")
+            setattr(a, option, getattr(source, field))
+
+
+def _saved_config(resume: str) -> TrainConfig | None:
+    from model.checkpoint import TRAIN_CONFIG, resolve
+    from model.errors import CheckpointError
+    from model.safe_json import read_small_text
+    folder = resolve(resume)
+    if not (folder / TRAIN_CONFIG).is_file():
+        return None
+    return TrainConfig.from_json(read_small_text(folder / TRAIN_CONFIG, CheckpointError, 1 << 20))
+
 
 def train_config(a: argparse.Namespace) -> TrainConfig:
     """The TrainConfig the ``train`` options describe."""
+    fill_run_settings(a)
     overrides = {k: v for k, v in {"n_layers": a.layers, "d_model": a.d_model, "n_heads": a.heads,
                                    "d_ff": a.d_ff, "dropout": a.dropout}.items() if v is not None}
     model_cfg = preset(a.preset, **overrides)
@@ -44,6 +69,8 @@ def cmd_train(a) -> int:
         raise UserError("--out DIR is required (or --resume DIR)")
     if not (a.src or a.tsv or a.task or a.resume):
         raise UserError("give a corpus: --src F --tgt F, --tsv F or --task reverse|copy|sort|dates")
+    if a.out and Path(a.out).expanduser().exists() and not Path(a.out).expanduser().is_dir():
+        raise UserError(f"--out {a.out} is a file, not a folder: choose a folder for the run")
     if a.out and not a.overwrite:
         from model.checkpoint import check_new_run
         check_new_run(a.out, a.resume)

@@ -8,11 +8,11 @@ than run approximately.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 from model.config import ModelConfig
 from model.errors import CheckpointError, UserError
+from model.safe_json import read_json
 
 CONFIG = "config.json"
 
@@ -56,8 +56,8 @@ def display_name(folder: Path) -> str:
 def read_hf_config(folder: Path) -> dict | None:
     """The folder's config.json when it is a Hugging Face one (it has ``model_type``), else None."""
     try:
-        data = json.loads((folder / CONFIG).read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError):
+        data = read_json(folder / CONFIG, CheckpointError, max_bytes=1 << 20)
+    except (OSError, CheckpointError):
         return None  # read_config gives the message for a broken config.json
     if not isinstance(data, dict) or "model_type" not in data or "model" in data:
         return None

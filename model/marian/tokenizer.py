@@ -6,13 +6,13 @@ text into pieces, and the joint vocabulary numbers them. A piece missing from vo
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable
 from pathlib import Path
 
 import sentencepiece as spm
 
 from model.errors import CheckpointError
+from model.safe_json import loads
 
 SOURCE_SPM, TARGET_SPM, VOCAB = "source.spm", "target.spm", "vocab.json"
 FILES = (SOURCE_SPM, TARGET_SPM, VOCAB)
@@ -31,8 +31,8 @@ def _processor(data: bytes, name: str) -> spm.SentencePieceProcessor:
 def read_vocab(data: bytes, name: str = VOCAB) -> dict[str, int]:
     """vocab.json: {piece: id}, every id a distinct non-negative integer."""
     try:
-        vocab = json.loads(data.decode("utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        vocab = loads(data.decode("utf-8"), name, CheckpointError, max_depth=2)
+    except UnicodeDecodeError as exc:
         raise CheckpointError(f"{name} is not valid JSON ({exc})") from None
     if not isinstance(vocab, dict) or not vocab:
         raise CheckpointError(f"{name} must map pieces to ids")

@@ -35,13 +35,23 @@ def cpu_has_native_bf16() -> bool:
 
 
 def resolve_device(name: str) -> torch.device:
+    """The torch device ``name`` names, checked against what this torch build and machine have, so every
+    command refuses ``--device cuda`` on a CPU-only build in one line instead of a traceback from torch."""
     if name == "cpu":
         return torch.device("cpu")
     if name.startswith("cuda"):
         if not torch.cuda.is_available():
-            raise UserError(f"device {name!r} asked for, but no CUDA GPU is available; use --device cpu")
-        dev = torch.device(name)
+            build = " (this PyTorch is a CPU-only build)" if torch.version.cuda is None else ""
+            raise UserError(f"device {name!r} asked for, but no CUDA GPU is available{build}; use --device cpu")
+        try:
+            dev = torch.device(name)
+        except RuntimeError:
+            raise UserError(f"unknown device {name!r}; use cpu, cuda or cuda:N") from None
         if dev.index is not None and dev.index >= torch.cuda.device_count():
             raise UserError(f"there is no GPU {dev.index}; this machine has {torch.cuda.device_count()}")
         return dev
-    raise UserError(f"unknown device {name!r}; use cpu, cuda or cuda:N")
+    if name == "mps":
+        if not torch.backends.mps.is_available():
+            raise UserError("device 'mps' asked for, but Apple's Metal (MPS) is not available here; use --device cpu")
+        return torch.device("mps")
+    raise UserError(f"unknown device {name!r}; use cpu, cuda, cuda:N or mps")

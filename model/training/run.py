@@ -17,8 +17,9 @@ import torch
 
 from model import checkpoint as ckpt
 from model.config import TrainConfig
-from model.errors import UserError
+from model.errors import CheckpointError, UserError
 from model.records import TrainProgress
+from model.safe_json import read_small_text
 from model.tokenizer import Tokenizer
 from model.training.control import Stopped, TrainControl
 from model.training.data import load_corpora
@@ -49,7 +50,7 @@ def _run(cfg: TrainConfig, control: TrainControl, resume: Path | None) -> Iterat
     if resume is not None:
         folder = ckpt.resolve(resume)
         if (folder / TRAIN_CONFIG).is_file():
-            saved = TrainConfig.from_json((folder / TRAIN_CONFIG).read_text(encoding="utf-8"))
+            saved = TrainConfig.from_json(read_small_text(folder / TRAIN_CONFIG, CheckpointError, 1 << 20))
         elif cfg.src or cfg.tsv or cfg.task:  # a model folder without run settings: continue on the data given
             saved = cfg.replace(model=ckpt.read_config(folder)[0])
         else:

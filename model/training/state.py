@@ -6,6 +6,7 @@ keys, the same RNG states), which is easiest to check when they sit side by side
 
 from __future__ import annotations
 
+import errno
 import shutil
 from pathlib import Path
 
@@ -39,6 +40,20 @@ def save_checkpoint(model, data: Data, cfg: TrainConfig, optimizer, scaler, step
     for old in prunable(out, cfg, folder):
         shutil.rmtree(old, ignore_errors=True)
     return folder
+
+
+def save_failure(exc: BaseException, step: int, out: Path, last_good: Path | None) -> str:
+    """One line for a checkpoint that could not be written (a full disk, a folder gone, no permission).
+
+    save_model writes into a temporary folder and renames it only when complete, so whatever was saved
+    before is untouched; the message says which checkpoint that is, so nobody deletes it to make room."""
+    text = f"{exc.strerror or exc}" if isinstance(exc, OSError) else str(exc).splitlines()[0] if str(exc) else ""
+    full = (isinstance(exc, OSError) and exc.errno == errno.ENOSPC) or "No space left" in str(exc) \
+        or "file write failed" in str(exc)
+    why = f"no space left on the disk of {out}" if full else f"cannot write to {out} ({text})"
+    kept = (f"the previous checkpoint {last_good.name} is intact" if last_good is not None
+            else "no earlier checkpoint of this run exists")
+    return f"{why} while saving step {step}; {kept}"
 
 
 def _run_of(folder: Path) -> str | None:

@@ -27,14 +27,17 @@ import torch
 
 from model.config import TrainConfig
 from model.errors import UserError
+from model.files import remove_stale_temps
 from model.records import TrainProgress
 from model.training.control import TrainControl
 from model.training.data import collate, make_batches
 from model.training.ddp import Sync, rank_world, wrap_ddp
 from model.training.device import amp_context, resolve_device
+from model.training.divergence import DivergenceWatch
+from model.training.lock import RunLock
 from model.training.prepare import Data
 from model.training.schedule import learning_rate, step_loss
-from model.training.state import restore, save_checkpoint
+from model.training.state import restore, save_checkpoint, save_failure
 from model.training.validate import probe, validate
 from model.transformer import Transformer
 
@@ -60,6 +63,18 @@ def train(cfg: TrainConfig, data: Data, control: TrainControl | None = None,
             probe_file.unlink()
     except OSError as exc:
         raise UserError(f"cannot write to the output folder {cfg.out_dir}: {exc.strerror or exc}") from None
+    lock = RunLock(cfg.out_path).acquire() if main else None
+    if main:
+        remove_stale_temps(cfg.out_path)  # half-written checkpoints of a run killed mid-save
+    try:
+        yield from _train(cfg, data, control, resume, device, rank, world, main, created)
+    finally:
+        if lock is not None:
+            lock.release()
+
+
+def _train(cfg: TrainConfig, data: Data, control: TrainControl, resume: Path | None, device, rank: int,
+           world: int, main: bool, created: bool) -> Iterator[TrainProgress]:
     torch.manual_seed(cfg.seed)
     random.seed(cfg.seed)
     model_cfg = cfg.model.replace(vocab_size=data.tokenizer.vocab_size)
@@ -82,6 +97,7 @@ def train(cfg: TrainConfig, data: Data, control: TrainControl | None = None,
     window_loss, window_n, window_tokens = 0.0, 0, 0
     t_window = time.monotonic()
     deadline = elapsed + cfg.max_minutes * 60 if cfg.max_minutes else None
+    watch = DivergenceWatch(model_cfg.vocab_size)
     batches = make_batches(data.train, cfg.batch_tokens, cfg.seed, epoch, cfg.length_buckets)
     if not batches:
         raise UserError("the training corpus produced no batches")
@@ -173,9 +189,17 @@ def train(cfg: TrainConfig, data: Data, control: TrainControl | None = None,
             if sync is not None:  # the whole group's loss and throughput, not rank 0's share
                 window_loss, window_n, window_tokens = sync.sum(window_loss, window_n, window_tokens)
             tps = window_tokens / max(now - t_window, 1e-9)
+            diverged = watch.update(window_loss / window_n)  # the same on every rank: the loss is synced
             if main:
                 yield record("step", loss=window_loss / window_n, tps=tps)
             window_loss, window_n, window_tokens, t_window = 0.0, 0, 0, now
+            if diverged:  # no checkpoint of diverged weights: the last good one stays the newest
+                where = (f"the last good checkpoint {last_good} is intact" if last_good
+                         else "no checkpoint was written yet")
+                if main:
+                    yield record("error", message=f"training stopped at step {step}: {diverged}; {where}. "
+                                 "Try a smaller learning-rate scale or more warmup steps.")
+                return
         if not main:
             continue
         if cfg.probe_every and cfg.probe_sentence and step % cfg.probe_every == 0:
@@ -186,8 +210,12 @@ def train(cfg: TrainConfig, data: Data, control: TrainControl | None = None,
             scores = validate(model, data, cfg, device, control if sync is None else None)
             if scores is not None:
                 yield record("valid", valid_loss=scores[0], valid_bleu=scores[1])
-        if cfg.checkpoint_every and step % cfg.checkpoint_every == 0:
-            last_good = save_checkpoint(model, data, cfg, optimizer, scaler, step, epoch, position, elapsed)
+        if cfg.checkpoint_every and step % cfg.checkpoint_every == 0 and not watch.suspicious:
+            try:
+                last_good = save_checkpoint(model, data, cfg, optimizer, scaler, step, epoch, position, elapsed)
+            except (OSError, RuntimeError) as exc:  # torch reports a full disk as a RuntimeError
+                yield record("error", message=save_failure(exc, step, cfg.out_path, last_good))
+                return
             yield record("checkpoint", checkpoint=str(last_good))
     event = "stopped" if control.stopped else "done"
     if event == "stopped" and step == start_step and resume is None:
@@ -201,7 +229,11 @@ def train(cfg: TrainConfig, data: Data, control: TrainControl | None = None,
         yield record(event)
         return
     if last_good is None or last_good.name != f"step-{step:08d}":
-        last_good = save_checkpoint(model, data, cfg, optimizer, scaler, step, epoch, position, elapsed)
+        try:
+            last_good = save_checkpoint(model, data, cfg, optimizer, scaler, step, epoch, position, elapsed)
+        except (OSError, RuntimeError) as exc:
+            yield record("error", message=save_failure(exc, step, cfg.out_path, last_good))
+            return
     yield record(event, checkpoint=str(last_good), message=f"saved {last_good}")
 
 

@@ -146,3 +146,27 @@ def test_option_values_out_of_range_are_one_line(tmp_path, capsys, argv, option)
     err = capsys.readouterr().err
     assert f"argument {option}" in err.strip() and "\n" not in err.strip()
     assert not (tmp_path / "run").exists()
+
+
+def test_resume_keeps_the_runs_own_intervals(tmp_path, capsys):
+    run = tmp_path / "run"
+    base = ["--vocab-size", "60", "--warmup", "10", "--batch-tokens", "512", "--valid-every", "0"]
+    assert main(["train", "--task", "reverse", "--preset", "tiny", "--out", str(run), "--max-steps", "20",
+                 "--checkpoint-every", "5", "--keep", "2", *base]) == 0
+    assert _steps(run) == ["step-00000015", "step-00000020"]
+    # No --checkpoint-every / --keep now: the run's own 5 and 2, not the defaults 500 and 5.
+    assert main(["train", "--resume", str(run), "--max-steps", "30"]) == 0
+    assert _steps(run) == ["step-00000025", "step-00000030"]
+
+
+def test_a_killed_writers_temporaries_are_cleaned_at_the_next_start(tmp_path):
+    from model.files import remove_stale_temps
+    run = tmp_path / "run"
+    run.mkdir()
+    dead = 2**22 + 12345  # above the default pid_max of 4,194,304: no such process
+    (run / f".tmp-step-00000030-{dead}").mkdir()
+    (run / f".LATEST.{dead}.abcd1234.tmp").write_text("x")
+    live = run / f".tmp-step-00000040-{__import__('os').getpid()}"
+    live.mkdir()
+    assert len(remove_stale_temps(run)) == 2
+    assert [p.name for p in run.iterdir()] == [live.name]
