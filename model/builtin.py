@@ -1,14 +1,16 @@
 """The built-in models: one folder per language pair in ``assets/models/<src>-<tgt>/`` (``en-de``, ``en-zh``).
 
-A name such as ``en-zh`` is what ``--model`` accepts on the command line and what the window's Models menu
-lists; a name is resolved here only when no folder of that name exists where the user is, so a run folder
-called ``en-de`` in the current directory still wins (it is what the user typed).
+Torch-free (the window builds its Models menu from it). A name such as ``en-zh`` is what ``--model`` accepts
+on the command line and what the window's Models menu lists; a name is resolved here only when no folder of
+that name exists where the user is, so a run folder called ``en-de`` in the current directory still wins
+(it is what the user typed).
 """
 
 from __future__ import annotations
 
 import os
 from dataclasses import dataclass
+from importlib import resources
 from pathlib import Path
 
 from model.languages import language_name
@@ -36,8 +38,13 @@ class BuiltinModel:
         return f"{language_name(self.source)} → {language_name(self.target)}"
 
 
+def assets_dir() -> Path:
+    """``assets/`` beside the ``model`` package: the repository's, or the copy inside an installed wheel
+    (``attention_explorer/assets``, next to ``attention_explorer/model``). Torch-free, for the window."""
+    return Path(str(resources.files("model"))).parent / "assets"
+
+
 def models_dir() -> Path:
-    from model.checkpoint import assets_dir  # torch-free at import: checkpoint imports torch
     return assets_dir() / "models"
 
 

@@ -16,7 +16,6 @@ import json
 import pickle
 import warnings
 from dataclasses import dataclass, field
-from importlib import resources
 from pathlib import Path
 
 import torch
@@ -35,13 +34,14 @@ CONFIG, WEIGHTS, SPM, STATE, LATEST = "config.json", "model.safetensors", "spm.m
 TRAIN_CONFIG = "train_config.json"  # the run's TrainConfig, saved beside each checkpoint by model.training
 FORMAT = "attention-explorer/1"
 FLOAT_DTYPES = {"F16", "BF16", "F32", "F64"}
+MAX_WEIGHT = 1e4  # no trained Transformer weight comes near it (see build_model)
 REPO_ROOT = Path(__file__).resolve().parents[1]  # the checkout (tests, benchmarks); not where an install keeps data
 
 
 def assets_dir() -> Path:
-    """``assets/`` beside the ``model`` package: the repository's, or the copy inside an installed wheel
-    (``attention_explorer/assets``, next to ``attention_explorer/model``)."""
-    return Path(str(resources.files("model"))).parent / "assets"
+    """``assets/`` of the repository or of the installed wheel (``model.builtin.assets_dir``)."""
+    from model.builtin import assets_dir as builtin_assets
+    return builtin_assets()
 
 
 def default_model_dir(name: str | None = None) -> Path | None:
@@ -251,6 +251,11 @@ def build_model(cfg: ModelConfig, tensors: dict[str, torch.Tensor], source: str)
                                   f"{tuple(expected[name].shape)}")
         if not torch.isfinite(t).all():
             raise CheckpointError(f"{source}: {name} holds NaN or infinite values")
+        if t.is_floating_point() and t.numel() and float(t.abs().max()) > MAX_WEIGHT:
+            # Finite but absurd (×1e30) weights overflow inside the int8 draft or the softmax and decode as
+            # garbage with no error; trained weights stay within single digits (the built-in model: 2.3).
+            raise CheckpointError(f"{source}: {name} holds values as large as {float(t.abs().max()):.3g}; "
+                                  f"trained weights stay below {MAX_WEIGHT:g}, so these are not usable")
     model.load_state_dict({k: v.float() for k, v in tensors.items()})
     return model
 

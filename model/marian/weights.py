@@ -7,6 +7,7 @@ extra layer norms, say) is an error, not silently dropped: the result would not 
 
 from __future__ import annotations
 
+import pickle
 from pathlib import Path
 
 import torch
@@ -38,7 +39,12 @@ def read_tensors(folder: Path) -> dict[str, Tensor]:
     if (folder / PICKLE).is_file():
         try:
             data = torch.load(folder / PICKLE, map_location="cpu", weights_only=True)
-        except Exception as exc:  # UnpicklingError for hostile files, RuntimeError/EOFError for broken ones
+        except pickle.UnpicklingError:
+            # torch's message goes on to suggest weights_only=False, the one unsafe step: not repeated.
+            raise CheckpointError(f"refused to load {folder / PICKLE}: it is not a plain tensor file (it holds "
+                                  "other objects, so it is not safe to open); use the model's model.safetensors"
+                                  ) from None
+        except Exception as exc:  # RuntimeError/EOFError for broken files
             first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
             raise CheckpointError(f"refused to load {folder / PICKLE}: it is not a plain tensor file "
                                   f"({first[:200]})") from None

@@ -35,6 +35,7 @@ from model.training.ddp import Sync, rank_world, wrap_ddp
 from model.training.device import amp_context, resolve_device
 from model.training.divergence import DivergenceWatch
 from model.training.lock import RunLock
+from model.training.memory import check_fits
 from model.training.prepare import Data
 from model.training.schedule import learning_rate, step_loss
 from model.training.state import restore, save_checkpoint, save_failure
@@ -78,6 +79,7 @@ def _train(cfg: TrainConfig, data: Data, control: TrainControl, resume: Path | N
     torch.manual_seed(cfg.seed)
     random.seed(cfg.seed)
     model_cfg = cfg.model.replace(vocab_size=data.tokenizer.vocab_size)
+    check_fits(model_cfg, device)
     model = Transformer(model_cfg).to(device)
     # fused: one kernel per step for all parameters (CPU and CUDA since torch 2.4)
     optimizer = torch.optim.Adam(model.parameters(), lr=0.0, betas=(0.9, 0.98), eps=1e-9, fused=True)

@@ -122,3 +122,17 @@ def test_attack_row(row, tmp_path, finished_run, tiny_model_dir, capsys):
         assert "2 sentences" in out  # the odd line breaks did not split a pair
     assert (_tree(run), _tree(model)) == before, f"{name}: a saved file changed"
     assert not (tmp_path / "new").exists(), f"{name}: a run folder was left behind"
+
+
+def test_huge_finite_weights_are_refused_at_load(tmp_path, tiny_model_dir, capsys):
+    from safetensors.torch import load_file, save_file
+    model = tmp_path / "model"
+    shutil.copytree(tiny_model_dir, model)
+    tensors = load_file(str(model / "model.safetensors"))
+    save_file({k: v * 1e30 if v.is_floating_point() else v for k, v in tensors.items()},
+              str(model / "model.safetensors"), metadata={"format": "attention-explorer/1"})
+    for argv in (["translate", "--model", str(model), "--beam", "1", "1 2 3"],
+                 ["translate", "--model", str(model), "--beam", "4", "1 2 3"]):
+        assert main(argv) == 2
+        line = capsys.readouterr().err.strip()
+        assert "values as large as" in line and "\n" not in line

@@ -83,6 +83,7 @@ def test_hostile_pickle_as_pytorch_model_bin_is_never_run(tmp_path, capsys, writ
         torch.save(payload, folder / "pytorch_model.bin")
     message = _refused(folder, capsys, "refused", "pytorch_model.bin")
     assert "not a plain tensor file" in message
+    assert "weights_only" not in message  # torch's hint to turn the safety off is not passed on
     assert not marker.exists()
 
 

@@ -136,3 +136,18 @@ def test_weights_get_the_umask_permissions_like_every_other_file(tmp_path, tiny_
         os.umask(old)
     modes = {p.name: p.stat().st_mode & 0o777 for p in out.iterdir()}
     assert modes["model.safetensors"] == modes["config.json"] == 0o644, modes
+
+
+def test_a_model_too_large_for_the_memory_is_refused_before_allocating(monkeypatch):
+    from model.config import preset
+    from model.training import memory
+    cfg = preset("small")
+    n = memory.parameter_count(cfg)
+    from model.transformer import Transformer
+    assert n == sum(p.numel() for p in Transformer(cfg).parameters())  # meta-device count is exact
+    monkeypatch.setattr(memory, "available_bytes", lambda device: n * 8)  # half of what training needs
+    with pytest.raises(UserError, match=r"needs at least .* GiB to train") as exc:
+        memory.check_fits(cfg, torch.device("cpu"))
+    assert "\n" not in str(exc.value)
+    monkeypatch.setattr(memory, "available_bytes", lambda device: n * 32)
+    memory.check_fits(cfg, torch.device("cpu"))
