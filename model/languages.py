@@ -79,3 +79,29 @@ def bleu_tokenizer(lang: str | None = None, references: Iterable[str] = ()) -> s
     the rest. Without a language, the references' script decides."""
     lang = lang or script_language(references)
     return {"zh": "zh", "ja": "char"}.get(lang or "", "13a")
+
+
+def model_target(folder: Path | str | None) -> str | None:
+    """The target language of a model folder, as far as its files tell: a held-out ``test.<lang>``, the
+    suffix of the corpus it was trained on (``train.zh``), or a name such as ``en-zh`` / ``opus-mt-en-zh``."""
+    if folder is None:
+        return None
+    folder = Path(folder)
+    held = folder / "heldout"
+    if held.is_dir():
+        for p in sorted(held.glob("test.*")):
+            if p.suffix[1:] != "en" and _CODE.match(p.suffix[1:]) and p.suffix[1:] not in ("src", "tgt"):
+                return p.suffix[1:]
+    from model.safe_json import read_json
+    try:
+        tgt = read_json(folder / "train_config.json", max_bytes=1 << 20).get("tgt", "")
+    except (OSError, UserError, AttributeError):
+        tgt = ""
+    suffix = Path(tgt).suffix[1:] if isinstance(tgt, str) else ""
+    if _CODE.match(suffix or "-") and suffix in NAMES:
+        return suffix
+    for name in (folder.name, folder.parent.name, folder.parent.parent.name):
+        m = re.search(r"(?:^|[-_])([a-z]{2,3})-([a-z]{2,3})$", name.lower())
+        if m and m.group(2) in NAMES:
+            return m.group(2)
+    return None

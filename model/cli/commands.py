@@ -18,7 +18,9 @@ from model.cli.heads import add_heads_commands
 from model.cli.inputs import MODEL_HELP, load_model_arg
 from model.cli.progress import fmt_time
 from model.cli.train import cmd_train
+from model.cli.translate_text import read_text_file, translate_texts
 from model.cli.types import OneLineParser, at_least, count, finite, fraction, positive_float, positive_int, seed
+from model.corpus.lines import split_lines
 from model.errors import TrainingError, UserError
 from model.marian.cli import add_cli as add_marian_cli
 
@@ -30,18 +32,45 @@ def _stdin_lines() -> list[str]:
     return split_lines(decode_text(data, "stdin", UserError))
 
 
+def _stdin_text() -> str:
+    from model.corpus.lines import decode_text
+    data = sys.stdin.buffer.read() if hasattr(sys.stdin, "buffer") else sys.stdin.read().encode("utf-8")
+    return decode_text(data, "stdin", UserError)
+
+
 def cmd_translate(a) -> int:
     from model.decoding.ablation import format_head
     from model.decoding.decode import translate
-    texts = a.text or ([] if sys.stdin.isatty() else _stdin_lines())
+    per_sentence = a.sentences or a.json or bool(a.save_attention) or bool(a.remove_heads) or a.no_cache
+    if a.file and a.text:
+        raise UserError("give either --file or sentences on the command line, not both")
+    if a.out and not a.file and not a.text and sys.stdin.isatty():
+        raise UserError("--out writes the translation of --file or stdin; give one of them")
+    if a.file:
+        texts = [read_text_file(a.file)]
+    elif a.text:
+        texts = a.text
+    elif sys.stdin.isatty():
+        texts = []
+    else:
+        texts = _stdin_lines() if per_sentence else [_stdin_text()]
+    if per_sentence and a.file:
+        texts = [line for line in split_lines(texts[0])]
     if not texts:
         raise UserError("give a sentence to translate")
+    if not any(t.strip() for t in texts):
+        raise UserError("type a sentence to translate: the text is empty")
+    if a.out:
+        from model.files import check_writable
+        check_writable(a.out, "--out")
     if a.save_attention and len(texts) != 1:
         raise UserError("--save-attention takes exactly one sentence")
     if a.save_attention:
         from model.files import check_writable
         check_writable(a.save_attention, "--save-attention")
     loaded = load_model_arg(a)
+    if not per_sentence:
+        return translate_texts(a, loaded, texts)
     masks = None
     if a.remove_heads:
         from model.decoding.ablation import head_masks, parse_heads
@@ -226,7 +255,13 @@ def build_parser() -> argparse.ArgumentParser:
         s.add_argument("--device", default="cpu", help="cpu (default), cuda or cuda:N")
         s.set_defaults(func=func)
         if name == "translate":
-            s.add_argument("text", nargs="*", help="sentences (default: lines from stdin, UTF-8)")
+            s.add_argument("text", nargs="*",
+                           help="texts to translate, each split into sentences (default: stdin, UTF-8)")
+            s.add_argument("--file", metavar="IN.txt", help="translate a UTF-8 text file, paragraphs and all")
+            s.add_argument("--out", metavar="OUT.txt", help="write the translation there (default: stdout)")
+            s.add_argument("--sentences", action="store_true",
+                           help="one sentence per argument or input line, unsplit (the mode of --json, "
+                                "--save-attention and --remove-heads)")
             s.add_argument("--beam", type=at_least(1, 64), default=4, metavar="K",
                            help="beam size (default 4; 1 is greedy)")
             s.add_argument("--json", action="store_true",

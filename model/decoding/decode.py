@@ -22,6 +22,7 @@ from model.checkpoint import LoadedModel
 from model.decoding.ablation import removed_of
 from model.decoding.beam import Beam
 from model.decoding.int8 import search_copy
+from model.decoding.loops import guard, max_output_length
 from model.decoding.speculative import checked_greedy
 from model.decoding.steps import BeamRecorder, decode_steps
 from model.errors import UserError
@@ -199,7 +200,7 @@ def _translate(loaded: LoadedModel, text: str, beam_size: int, capture_attention
     bos, eos = model.cfg.bos_id, model.cfg.eos_id
     ids = encode_source(loaded, text)
     src = torch.tensor([ids], dtype=torch.long, device=loaded.device)
-    max_len = len(ids) + max_extra
+    max_len = max_output_length(len(ids), max_extra)
     # The int8 draft (model/decoding/speculative.py) changes the speed of greedy search, never its result.
     fast = search_copy(loaded) if beam_size == 1 and use_cache and not head_masks else None
     captured, encoded = None, None
@@ -218,6 +219,9 @@ def _translate(loaded: LoadedModel, text: str, beam_size: int, capture_attention
             encoded = model.encode(src, need_weights=capture_attention, head_mask=hm.get("encoder"))
         generated, score = beam_search(model, src, beam_size, max_len, length_penalty_alpha, use_cache,
                                        memory=encoded[0], head_masks=head_masks, on_step=recorder)
+    guarded, flags = guard(generated, ids, eos, max_len)
+    if guarded != list(generated):  # cut at a loop: the maps must be those of what is shown
+        generated, captured = guarded, None
     out_ids = [i for i in generated if i != eos]
     maps = None
     if capture_attention:
@@ -244,7 +248,7 @@ def _translate(loaded: LoadedModel, text: str, beam_size: int, capture_attention
     return Translation(source=text, text=tok.decode(out_ids), source_pieces=tuple(tok.pieces(ids[:-1])),
                        target_pieces=tuple(tok.pieces(out_ids)), score=float(score), attention=maps,
                        request_id=request_id, unknown_pieces=ids[:-1].count(tok.unk_id), vectors=vectors,
-                       steps=steps)
+                       steps=steps, flags=flags)
 
 
 @torch.inference_mode()
@@ -311,32 +315,48 @@ def translate_many(model: Transformer, tok, texts: list[str], beam_size: int = 1
     Sentences are sorted by length so a batch pads little. ``progress(done, total)`` is called after each
     batch. ``threads``: intra-op threads for the call (``eval_threads()`` chooses by the machine's load);
     None leaves them as set, which is what a training run's validation wants. head_masks: heads to
-    remove, as for ``greedy``.
+    remove, as for ``greedy``. The output length is the source's + ``max_extra``, as when the scores of the
+    model cards were measured (``model.paragraphs`` adds the loop guard for text people read).
     """
+    eos = model.cfg.eos_id
+    encoded, results = decode_batches(model, tok, texts, beam_size, batch_size, alpha,
+                                      lambda n: n + max_extra, threads, progress, head_masks)
+    return [tok.decode([t for t in ids if t != eos]) for ids in results]
+
+
+def decode_batches(model: Transformer, tok, texts: list[str], beam_size: int = 1, batch_size: int | None = None,
+                   alpha: float = 0.6, max_len_of=None, threads: int | None = None, progress=None,
+                   head_masks: dict[str, Tensor] | None = None, should_stop=None
+                   ) -> tuple[list[list[int]], list[list[int]]]:
+    """(source ids, generated ids) of each text, decoded in length-sorted batches. ``max_len_of(n)``: the
+    output bound for a source of n pieces (default n + 50); ``should_stop()`` is asked between batches."""
     device = next(model.parameters()).device
     if batch_size is None:
         batch_size = 64 if beam_size == 1 else max(1, 64 // beam_size)
+    max_len_of = max_len_of or (lambda n: n + 50)
     eos = model.cfg.eos_id
     # Each tokenizer cleans text its own way (Marian's as Marian does); ids and </s> are the model's.
     encoded = [(tok.encode(t)[: MAX_SOURCE_PIECES] or [tok.unk_id]) + [eos] for t in texts]
-    out: list[str] = [""] * len(texts)
+    out: list[list[int]] = [[] for _ in texts]
     order = sorted(range(len(texts)), key=lambda i: len(encoded[i]))
-    with intra_op_threads(threads if device.type == "cpu" else None):
+    with torch.inference_mode(), intra_op_threads(threads if device.type == "cpu" else None):
         for start in range(0, len(order), batch_size):
+            if should_stop is not None and should_stop():
+                break
             idx = order[start:start + batch_size]
             s_len = max(len(encoded[i]) for i in idx)
             src = torch.full((len(idx), s_len), model.cfg.pad_id, dtype=torch.long)
             for r, i in enumerate(idx):
                 src[r, : len(encoded[i])] = torch.tensor(encoded[i])
             src = src.to(device)
+            max_lens = [max_len_of(len(encoded[i])) for i in idx]
             if beam_size == 1:
-                results = greedy(model, src, s_len + max_extra, head_masks=head_masks)
+                results = greedy(model, src, max(max_lens), head_masks=head_masks)  # the batch's longest bound
             else:
-                max_lens = [len(encoded[i]) + max_extra for i in idx]
                 results = [ids for ids, _ in beam_search_batch(model, src, beam_size, max_lens, alpha,
                                                                 head_masks=head_masks)]
             for i, ids in zip(idx, results):
-                out[i] = tok.decode([t for t in ids if t != eos])
+                out[i] = list(ids)
             if progress is not None:
                 progress(min(start + batch_size, len(order)), len(order))
-    return out
+    return encoded, out
