@@ -163,6 +163,8 @@ def load_tokenizer(folder: Path, cfg: ModelConfig, data: dict):
     if tokenizer.vocab_size != cfg.vocab_size:
         raise CheckpointError(f"the tokenizer has {tokenizer.vocab_size} pieces but the model's embedding "
                               f"has {cfg.vocab_size} rows: {SPM} does not belong to this model")
+    from model.languages import model_target
+    tokenizer.target_lang = model_target(folder)
     return tokenizer
 
 

@@ -14,6 +14,7 @@ import sentencepiece as spm
 
 from model.config import BOS_ID, EOS_ID, PAD_ID, UNK_ID
 from model.errors import CheckpointError, UserError
+from model.languages import fullwidth_punctuation
 
 # Control characters other than ordinary whitespace confuse SentencePiece and the axis labels.
 _CONTROL = {c for c in map(chr, range(0x20)) if c not in "\t\n"} | {"\x7f"}
@@ -33,6 +34,9 @@ class Tokenizer:
     """Thin wrapper around a SentencePiece processor with this project's special ids."""
 
     pad_id, unk_id, bos_id, eos_id = PAD_ID, UNK_ID, BOS_ID, EOS_ID
+    # The language the model writes, when known ("zh"): decoding then restores Chinese punctuation that
+    # SentencePiece's NFKC folded into ASCII (model.languages.fullwidth_punctuation). Set by the loader.
+    target_lang: str | None = None
 
     def __init__(self, model_bytes: bytes) -> None:
         self.model_bytes = model_bytes
@@ -85,7 +89,8 @@ class Tokenizer:
         return self.encode(text)
 
     def decode(self, ids: Iterable[int]) -> str:
-        return self.sp.decode([i for i in ids if i not in (PAD_ID, BOS_ID, EOS_ID)])
+        text = self.sp.decode([i for i in ids if i not in (PAD_ID, BOS_ID, EOS_ID)])
+        return fullwidth_punctuation(text) if self.target_lang in ("zh", "ja") else text
 
     def piece(self, i: int) -> str:
         return self.sp.id_to_piece(int(i))

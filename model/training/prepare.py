@@ -16,6 +16,7 @@ import numpy as np
 
 from model.config import TrainConfig
 from model.errors import UserError
+from model.languages import script_language
 from model.tokenizer import Tokenizer
 from model.training.control import Stopped, TrainControl
 from model.training.data import Encoded, encode_pairs
@@ -66,6 +67,8 @@ def prepare_data(cfg: TrainConfig, train_pairs: list[tuple[str, str]], valid_pai
         sample = rng.permutation(len(train_pairs))[:1_000_000]
         texts = [side for i in sample for side in train_pairs[i]]
         tokenizer = train_tokenizer(texts, cfg.vocab_size or cfg.model.vocab_size, control)
+    # A Chinese target gets its punctuation back when decoded (Tokenizer.target_lang), validation BLEU too.
+    tokenizer.target_lang = script_language(t for _, t in train_pairs[:2000])
     train_enc = encode_pairs(tokenizer, train_pairs, cfg.max_tokens_per_sentence, check)
     valid_enc = encode_pairs(tokenizer, valid_pairs, cfg.max_tokens_per_sentence, check)
     if not train_enc.src:

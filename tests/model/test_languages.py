@@ -41,3 +41,25 @@ def test_chinese_bleu_uses_the_zh_tokenizer():
     as_words = sacrebleu.corpus_bleu(hyps, [refs], tokenize="13a").score
     as_characters = sacrebleu.corpus_bleu(hyps, [refs], tokenize=bleu_tokenizer(references=refs)).score
     assert as_characters > as_words + 20
+
+
+def test_chinese_punctuation_comes_back_full_width():
+    from model.languages import fullwidth_punctuation
+    assert fullwidth_punctuation("你在哪里?") == "你在哪里？"
+    assert fullwidth_punctuation("我爱你,你呢?") == "我爱你，你呢？"
+    assert fullwidth_punctuation("真的吗?!") == "真的吗？！"
+    assert fullwidth_punctuation("我(很)好。") == "我（很）好。"
+    for left_alone in ("他有3,000元。", "Tom?", "I am (ok).", "U.S.A."):
+        assert fullwidth_punctuation(left_alone) == left_alone
+
+
+def test_a_chinese_model_folder_decodes_with_chinese_punctuation(tmp_path, tiny_model_dir):
+    import shutil
+
+    from model.checkpoint import load_model
+    from model.languages import model_target
+    zh = tmp_path / "en-zh"
+    shutil.copytree(tiny_model_dir, zh)
+    assert model_target(zh) == "zh" and model_target(tiny_model_dir) is None
+    assert load_model(zh).tokenizer.target_lang == "zh"
+    assert load_model(tiny_model_dir).tokenizer.target_lang is None
