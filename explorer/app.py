@@ -23,7 +23,7 @@ from model.records import KINDS
 
 CLI_COMMANDS = ("train", "translate", "evaluate", "info", "data", "average", "import-marian")
 VIEWS = ("grid", "head", "lines", "pe", "clock")
-LANGUAGE_CODES = ("en", "zh_CN")  # explorer.i18n.LANGUAGES; spelled out so the model commands never load Qt
+LANGUAGE_CODES = ("en", "zh_CN")  # explorer.ui.i18n.LANGUAGES; spelled out so the model commands never load Qt
 SCREENSHOT_TIMEOUT_MS = 300_000  # a generous cap so a hung load cannot keep CI waiting forever
 SETTLE_MS = 200  # lets pyqtgraph finish its deferred layout before the window is grabbed
 
@@ -96,7 +96,7 @@ def main(argv: list[str] | None = None) -> int:
 
 def run_gui(args: argparse.Namespace) -> int:
     if sys.platform.startswith("linux"):
-        from explorer.platform_check import xcb_problem
+        from explorer.ui.platform_check import xcb_problem
 
         problem = xcb_problem()
         if problem:  # Qt itself would abort with a core dump and a misleading message
@@ -104,7 +104,7 @@ def run_gui(args: argparse.Namespace) -> int:
             return 2
     from PySide6.QtWidgets import QApplication
 
-    from explorer import style
+    from explorer.ui import style
 
     app = QApplication.instance() or QApplication(sys.argv[:1])
     app.setApplicationName("Attention Explorer")
@@ -112,14 +112,14 @@ def run_gui(args: argparse.Namespace) -> int:
     app.setDesktopFileName("attention-explorer")  # lets Wayland docks match the .desktop file
     app.setWindowIcon(style.app_icon())
     style.apply_theme(app)
-    from explorer.gc_guard import MainThreadGC
+    from explorer.ui.gc_guard import MainThreadGC
 
     app.gc_guard = MainThreadGC(app)  # no worker thread may collect the GUI's Qt objects (see gc_guard)
 
-    from explorer.i18n import SETTINGS_KEY
-    from explorer.language_menu import saved_language, set_language
-    from explorer.main_window import MainWindow  # after QApplication: views may create fonts
-    from explorer.window_display import DEFAULT_SIZE
+    from explorer.ui.i18n import SETTINGS_KEY
+    from explorer.window.display import DEFAULT_SIZE
+    from explorer.window.language_menu import saved_language, set_language
+    from explorer.window.main_window import MainWindow  # after QApplication: views may create fonts
 
     screenshot = bool(args.screenshot)
     window = MainWindow(show_dialogs=not screenshot, remember_recent=not screenshot)
@@ -216,7 +216,7 @@ def current_state(panel) -> tuple[str, int, int]:
 def _run_screenshot(app, window, args) -> int:
     from PySide6.QtCore import QTimer
 
-    from explorer.worker import UNEXPECTED
+    from explorer.translate.worker import UNEXPECTED
 
     result = {"rc": 1}
 

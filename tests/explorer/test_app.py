@@ -69,8 +69,8 @@ def test_model_commands_go_to_the_model_cli_without_qt(tmp_path):
 
 def test_views_and_window_do_not_import_torch(tmp_path):
     code = (
-        "import sys, explorer.views.attention_panel, explorer.views.pe_view, explorer.main_window\n"
-        "import explorer.app, explorer.controller, explorer.worker\n"
+        "import sys, explorer.attention.panel, explorer.positional.table_view, explorer.window.main_window\n"
+        "import explorer.app, explorer.translate.controller, explorer.translate.worker\n"
         "bad = sorted(m for m in sys.modules if m == 'torch' or m.startswith('torch.'))\n"
         "assert not bad, bad[:5]\n"
     )
