@@ -1,8 +1,8 @@
 """``attention-explorer``: the command-line entry point of the app.
 
-Two faces share one command. ``attention-explorer train|translate|evaluate|info|data|average …``
-hands the arguments to the model's command line *without importing Qt*, so training on a headless
-server never needs a display. Anything else opens the window.
+Two faces share one command. ``attention-explorer train|translate|heads|align|… …`` (every command of
+``python -m model.cli``, read from its parser) hands the arguments to the model's command line *without
+importing Qt*, so training on a headless server never needs a display. Anything else opens the window.
 
 Cold start: only Qt and the views are imported before the window is shown; the model worker imports
 torch on its own thread once the window has painted, so the first frame appears in well under 3 s.
@@ -21,7 +21,6 @@ from functools import partial
 
 from model.records import KINDS
 
-CLI_COMMANDS = ("train", "translate", "evaluate", "info", "data", "average", "import-marian")
 VIEWS = ("grid", "head", "lines", "pe", "clock")
 LANGUAGE_CODES = ("en", "zh_CN")  # explorer.ui.i18n.LANGUAGES; spelled out so the model commands never load Qt
 SCREENSHOT_TIMEOUT_MS = 300_000  # a generous cap so a hung load cannot keep CI waiting forever
@@ -51,11 +50,22 @@ def _version() -> str:
     return version()
 
 
+def cli_commands() -> tuple[str, ...]:
+    """The model command line's commands, read from its own parser: one list, so a command added there
+    (``heads``, ``align``) is never taken for window arguments here. Torch-free and without Qt."""
+    from model.cli import build_parser as build_model_parser
+
+    for action in build_model_parser()._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            return tuple(action.choices)
+    return ()
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="attention-explorer",
         description="Look inside a Transformer translation model: every attention head, live.",
-        epilog=f"Model commands (no window): attention-explorer {{{','.join(CLI_COMMANDS)}}} --help",
+        epilog=f"Model commands (no window): attention-explorer {{{','.join(cli_commands())}}} --help",
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
     parser.add_argument("--model", metavar="DIR", help="model folder to open (default: built-in)")
@@ -83,7 +93,7 @@ def one_line(message: str) -> str:
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the ``attention-explorer`` console script."""
     argv = list(sys.argv[1:] if argv is None else argv)
-    if argv and argv[0] in CLI_COMMANDS:
+    if argv and not argv[0].startswith("-") and argv[0] in cli_commands():
         from model.cli import main as cli_main  # no Qt on this path
 
         return int(cli_main(argv) or 0)
