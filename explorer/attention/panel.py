@@ -55,6 +55,9 @@ class AttentionPanel(PanelExport, KeyboardNavigation, QtWidgets.QWidget):
     """Everything needed to look at one sentence's attention maps."""
 
     state_changed = Signal()
+    # Forwarded from the controls and the grid: the window's other features connect here, not to those widgets.
+    colormap_changed = Signal(str)
+    head_menu_requested = Signal(int, int, object)  # (layer, head), the global QPoint of a right-click
 
     def __init__(self, parent=None) -> None:
         super().__init__(parent)
@@ -113,6 +116,8 @@ class AttentionPanel(PanelExport, KeyboardNavigation, QtWidgets.QWidget):
         self.controls.colormap_changed.connect(self.set_colormap)
         self.controls.export_requested.connect(self.export_dialog)
         self.grid.head_clicked.connect(self._on_head_clicked)
+        self.controls.colormap_changed.connect(self.colormap_changed)  # after the panel's own set_colormap
+        self.grid.head_menu_requested.connect(self.head_menu_requested)
         self.setFocusPolicy(QtCore.Qt.FocusPolicy.StrongFocus)
         self.install_shortcuts()
         self.set_font_scale(1.0)

@@ -154,10 +154,10 @@ class LessonPlayer(QObject):
         shown = w.controller.translation
         if shown is None or shown.source.strip() != slide.sentence or w.translate_panel.beam_size() != slide.beam:
             w.translate_panel.set_text(slide.sentence)
-            w.translate_panel.beam_spin.setValue(slide.beam)
+            w.translate_panel.set_beam_size(slide.beam)
             w.translate_panel.request_translation()
         if w.presentation.is_active():
-            w.presentation.bar.set_sentence(slide.sentence)
+            w.presentation.set_sentence(slide.sentence)
         title = f" — {slide.title}" if slide.title else ""
         self.caption.setText(tr("Slide {i} of {n}{title}   (PageDown next, PageUp back, Esc ends the lesson)",
                                 i=self._index + 1, n=len(self._slides), title=title))
@@ -183,8 +183,7 @@ def install_lessons(window, menu, before: QAction) -> LessonPlayer:
     (above ``before``). Installed after the formula dock: a new translation must reach the dock
     (which resets its cell) before the player selects the slide's cell again."""
     player = LessonPlayer(window)
-    column = window.tabs.parentWidget().layout()
-    column.insertWidget(column.indexOf(window.tabs), player.caption)
+    window.add_above_tabs(player.caption)
 
     def start_dir() -> str:
         return str(player.path) if player.path else str(Path.home() / "lesson.json")

@@ -109,6 +109,10 @@ class PresentationMode:
     def show_translation(self, text: str) -> None:
         self.bar.set_translation(text)
 
+    def set_sentence(self, text: str) -> None:
+        """The sentence the bar shows (a lesson slide changes it while the room watches)."""
+        self.bar.set_sentence(text)
+
     def _translate(self, text: str) -> None:
         # The sentence column stays the one source of truth (history, beam size): edit it, then ask.
         panel = self._window.translate_panel

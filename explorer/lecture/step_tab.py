@@ -38,7 +38,7 @@ def install_step_tab(window, menu: QMenu) -> StepView:
     controller.translation_ready.connect(view.set_translation)
     # A failed translation leaves no steps to show: the previous sentence's would read as this one's.
     controller.error.connect(lambda kind, _message: view.set_translation(None) if kind == "translate" else None)
-    panel.controls.colormap_changed.connect(view.set_colormap)
+    panel.colormap_changed.connect(view.set_colormap)
     view.set_colormap(panel.heatmap.colormap_name())
     window.step_action = menu.addAction("Decode &step by step")
     window.step_action.triggered.connect(lambda: window.tabs.setCurrentWidget(view))

@@ -25,7 +25,7 @@ class Ablation(QObject):
         self.box = AblationBox()
         self.menu: QMenu | None = None  # the last context menu shown (tests trigger its actions)
         self.box.restore_all_requested.connect(self.restore_all)
-        window.attention_panel.grid.head_menu_requested.connect(self.show_menu)
+        window.attention_panel.head_menu_requested.connect(self.show_menu)
         window.controller.translation_ready.connect(self.box.show_translation)
         # A failed translation takes its outputs away, and another model has other heads: connected before
         # the window's own reaction to a load, which translates again (with the heads restored by then).

@@ -132,6 +132,15 @@ class TranslatePanel(QWidget):
     def beam_size(self) -> int:
         return self.beam_spin.value()
 
+    def set_beam_size(self, size: int) -> None:
+        """Choose the beam size (a lesson slide replays its own); the next translation uses it."""
+        self.beam_spin.setValue(size)
+
+    def add_below_error(self, widget: QWidget) -> None:
+        """Show ``widget`` under the error line (the ablation box): the panel keeps its layout to itself."""
+        layout = self.layout()
+        layout.insertWidget(layout.indexOf(self.error_label) + 1, widget)
+
     def request_translation(self) -> None:
         """Emit ``translate_requested`` for the current text (empty text is the model's to refuse,
         so the user gets its message rather than a silently dead button)."""

@@ -29,8 +29,7 @@ class LiveTools(QObject):
         super().__init__(window)
         self.window = w = window
         self.ablation = Ablation(w)
-        panel = w.translate_panel
-        panel.layout().insertWidget(panel.layout().indexOf(panel.error_label) + 1, self.ablation.box)
+        w.translate_panel.add_below_error(self.ablation.box)
 
         self.beam_dock = BeamDock(w)
         # Below the views: the hypotheses are sentences, which want width more than height.
@@ -55,7 +54,7 @@ class LiveTools(QObject):
         c.compare_loaded.connect(self._on_compare_loaded)
         c.translation_ready.connect(lambda t: self.compare_view.set_comparison(getattr(t, "comparison", None)))
         w.attention_panel.state_changed.connect(lambda: self.compare_view.set_state(*w.attention_panel.state()))
-        w.attention_panel.controls.colormap_changed.connect(self.compare_view.set_colormap)
+        w.attention_panel.colormap_changed.connect(self.compare_view.set_colormap)
 
     def choose_compare_model(self) -> None:
         start = str(self.window.settings.value("last_model_parent", str(Path.home())))

@@ -150,7 +150,7 @@ class MainWindow(WindowDisplay, QMainWindow):
         self.translate_panel.translate_requested.connect(self.translate)
         self.empty_state.open_clicked.connect(self.choose_model)
         self.empty_state.train_clicked.connect(self.request_train)
-        self.attention_panel.controls.colormap_changed.connect(self.sync_colormap)
+        self.attention_panel.colormap_changed.connect(self.sync_colormap)
         self.train_panel.open_requested.connect(self.open_trained)
         c.model_loaded.connect(self.workbench.set_model)
         c.translation_ready.connect(self.workbench.set_translation)
@@ -170,6 +170,11 @@ class MainWindow(WindowDisplay, QMainWindow):
     def add_tab(self, widget: QWidget, title: str) -> int:
         """Add a tab next to the views (the training panel uses this); returns its index."""
         return self.tabs.addTab(widget, title)
+
+    def add_above_tabs(self, widget: QWidget) -> None:
+        """Show ``widget`` across the views, above the tab bar (a lesson's caption)."""
+        column = self.tabs.parentWidget().layout()
+        column.insertWidget(column.indexOf(self.tabs), widget)
 
     def load_default_model(self) -> None:
         self._set_no_model(tr("Loading the built-in model…"), loading=True)
