@@ -77,7 +77,7 @@ class MainWindow(WindowDisplay, QMainWindow):
         self.translate_panel = TranslatePanel()
         self.info_panel = InfoPanel()
         self.attention_panel = AttentionPanel()
-        self.pe_tab = PositionalTab()  # the table and waves (pe_view), and the clock hands
+        self.pe_tab = PositionalTab()  # the table and waves (table_view), and the clock hands
         self.pe_view, self.clock_view = self.pe_tab.table, self.pe_tab.clock
         self.empty_state = EmptyState()
 

@@ -1,5 +1,5 @@
 """The clock-hands view: PE(pos + k) as one rotation of PE(pos), read through the view's own data, and the
-marks of the positions never seen in training (explorer/positional/clock_view.py, pe_tab.py)."""
+marks of the positions never seen in training (explorer/positional/clock_view.py, tab.py)."""
 
 from __future__ import annotations
 
