@@ -34,11 +34,11 @@ import sys, time
 t_spawn = float(sys.argv[1])
 from PySide6.QtCore import QEvent, QObject, QTimer
 from PySide6.QtWidgets import QApplication
-from explorer import style
+from explorer.ui import style
 app = QApplication(sys.argv[:1])
 app.setApplicationName("Attention Explorer")
 style.apply_theme(app)
-from explorer.main_window import MainWindow
+from explorer.window.main_window import MainWindow
 window = MainWindow(show_dialogs=False, remember_recent=False)
 window.resize(1600, 1000)
 def done():
@@ -118,7 +118,7 @@ def cold_start(repeats: int) -> list[float]:
 
 def run(model_folder: Path, sentence: str, quick: bool = False, log=print) -> dict:
     """All GUI figures; needs a QApplication (the caller makes it, offscreen when headless)."""
-    from explorer.main_window import MainWindow
+    from explorer.window.main_window import MainWindow
 
     app = QApplication.instance()
     window = MainWindow(show_dialogs=False, remember_recent=False)

@@ -2,7 +2,7 @@
 
 ``python -m benchmarks.workbench_stall [--seconds 30] [--sentences 50] [--json OUT]``
 
-The research workbench (``explorer.workbench``) is shown and asked to score the heads of the built-in model
+The research workbench (``explorer.workbench.panel``) is shown and asked to score the heads of the built-in model
 (``assets/models/en-de``, or ``$ATTENTION_EXPLORER_MODEL``) on the first ``--sentences`` of its held-out
 set, exactly as its Run button does, with the cache in a temporary folder so the run really translates.
 A 5 ms ``QTimer`` on the GUI thread records how late each tick arrives (``benchmarks.stall.TickRecorder``)
@@ -39,7 +39,7 @@ def measure(seconds: float, sentences: int, log=print) -> dict:
 
     from benchmarks.machine import percentile
     from benchmarks.stall import TickRecorder, spin
-    from explorer.workbench import Workbench
+    from explorer.workbench.panel import Workbench
     app = QApplication.instance() or QApplication(sys.argv[:1])
     path = Path(os.environ.get("ATTENTION_EXPLORER_MODEL") or REPO / "assets" / "models" / "en-de")
     with tempfile.TemporaryDirectory(prefix="attention-explorer-workbench-") as cache:

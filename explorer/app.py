@@ -1,8 +1,8 @@
 """``attention-explorer``: the command-line entry point of the app.
 
-Two faces share one command. ``attention-explorer train|translate|evaluate|info|data|average …``
-hands the arguments to the model's command line *without importing Qt*, so training on a headless
-server never needs a display. Anything else opens the window.
+Two faces share one command. ``attention-explorer train|translate|heads|align|… …`` (every command of
+``python -m model.cli``, read from its parser) hands the arguments to the model's command line *without
+importing Qt*, so training on a headless server never needs a display. Anything else opens the window.
 
 Cold start: only Qt and the views are imported before the window is shown; the model worker imports
 torch on its own thread once the window has painted, so the first frame appears in well under 3 s.
@@ -21,9 +21,8 @@ from functools import partial
 
 from model.records import KINDS
 
-CLI_COMMANDS = ("train", "translate", "evaluate", "info", "data", "average", "import-marian")
 VIEWS = ("grid", "head", "lines", "pe", "clock")
-LANGUAGE_CODES = ("en", "zh_CN")  # explorer.i18n.LANGUAGES; spelled out so the model commands never load Qt
+LANGUAGE_CODES = ("en", "zh_CN")  # explorer.ui.i18n.LANGUAGES; spelled out so the model commands never load Qt
 SCREENSHOT_TIMEOUT_MS = 300_000  # a generous cap so a hung load cannot keep CI waiting forever
 SETTLE_MS = 200  # lets pyqtgraph finish its deferred layout before the window is grabbed
 
@@ -51,11 +50,22 @@ def _version() -> str:
     return version()
 
 
+def cli_commands() -> tuple[str, ...]:
+    """The model command line's commands, read from its own parser: one list, so a command added there
+    (``heads``, ``align``) is never taken for window arguments here. Torch-free and without Qt."""
+    from model.cli import build_parser as build_model_parser
+
+    for action in build_model_parser()._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            return tuple(action.choices)
+    return ()
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="attention-explorer",
         description="Look inside a Transformer translation model: every attention head, live.",
-        epilog=f"Model commands (no window): attention-explorer {{{','.join(CLI_COMMANDS)}}} --help",
+        epilog=f"Model commands (no window): attention-explorer {{{','.join(cli_commands())}}} --help",
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
     parser.add_argument("--model", metavar="DIR", help="model folder to open (default: built-in)")
@@ -83,7 +93,7 @@ def one_line(message: str) -> str:
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the ``attention-explorer`` console script."""
     argv = list(sys.argv[1:] if argv is None else argv)
-    if argv and argv[0] in CLI_COMMANDS:
+    if argv and not argv[0].startswith("-") and argv[0] in cli_commands():
         from model.cli import main as cli_main  # no Qt on this path
 
         return int(cli_main(argv) or 0)
@@ -96,7 +106,7 @@ def main(argv: list[str] | None = None) -> int:
 
 def run_gui(args: argparse.Namespace) -> int:
     if sys.platform.startswith("linux"):
-        from explorer.platform_check import xcb_problem
+        from explorer.ui.platform_check import xcb_problem
 
         problem = xcb_problem()
         if problem:  # Qt itself would abort with a core dump and a misleading message
@@ -104,7 +114,7 @@ def run_gui(args: argparse.Namespace) -> int:
             return 2
     from PySide6.QtWidgets import QApplication
 
-    from explorer import style
+    from explorer.ui import style
 
     app = QApplication.instance() or QApplication(sys.argv[:1])
     app.setApplicationName("Attention Explorer")
@@ -112,14 +122,14 @@ def run_gui(args: argparse.Namespace) -> int:
     app.setDesktopFileName("attention-explorer")  # lets Wayland docks match the .desktop file
     app.setWindowIcon(style.app_icon())
     style.apply_theme(app)
-    from explorer.gc_guard import MainThreadGC
+    from explorer.ui.gc_guard import MainThreadGC
 
     app.gc_guard = MainThreadGC(app)  # no worker thread may collect the GUI's Qt objects (see gc_guard)
 
-    from explorer.i18n import SETTINGS_KEY
-    from explorer.language_menu import saved_language, set_language
-    from explorer.main_window import MainWindow  # after QApplication: views may create fonts
-    from explorer.window_display import DEFAULT_SIZE
+    from explorer.ui.i18n import SETTINGS_KEY
+    from explorer.window.display import DEFAULT_SIZE
+    from explorer.window.language_menu import saved_language, set_language
+    from explorer.window.main_window import MainWindow  # after QApplication: views may create fonts
 
     screenshot = bool(args.screenshot)
     window = MainWindow(show_dialogs=not screenshot, remember_recent=not screenshot)
@@ -216,7 +226,7 @@ def current_state(panel) -> tuple[str, int, int]:
 def _run_screenshot(app, window, args) -> int:
     from PySide6.QtCore import QTimer
 
-    from explorer.worker import UNEXPECTED
+    from explorer.translate.worker import UNEXPECTED
 
     result = {"rc": 1}
 

@@ -42,8 +42,9 @@ def test_the_bundle_keeps_every_module_the_app_imports():
     import subprocess
     import sys
 
-    code = ("import sys, explorer.app, explorer.main_window, explorer.worker, explorer.train_worker, "
-            "model.training.train, model.checkpoint, model.decoding, model.cli; print(*sorted(sys.modules))")
+    code = ("import sys, explorer.app, explorer.window.main_window, explorer.translate.worker, "
+            "explorer.training.worker, model.training.train, model.checkpoint, model.decoding, model.cli; "
+            "print(*sorted(sys.modules))")
     loaded = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True,
                             env={**os.environ, "QT_QPA_PLATFORM": "offscreen"}).stdout.split()
     assert "torch" in loaded and "PySide6.QtWidgets" in loaded  # the imports above reached both libraries

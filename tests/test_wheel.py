@@ -56,7 +56,7 @@ def test_the_wheel_installs_one_top_level_name_and_the_built_in_model(wheel):
                    "assets/models/en-de/heldout/test.en", "assets/models/en-de/heldout/test.de",
                    "assets/icons/attention-explorer.svg", "explorer/icons/attention-explorer.svg",
                    "assets/i18n/attention_explorer_zh_CN.qm", "assets/i18n/attention_explorer_zh_CN.ts",
-                   "model/corpus/__init__.py", "explorer/views/heatmap.py"):
+                   "model/corpus/__init__.py", "explorer/attention/heatmap.py"):
         assert f"attention_explorer/{needed}" in names, needed
     assert any(n.startswith("attention_explorer/model/") and n.endswith("card_template.md") for n in names)
     assert not any("/benchmarks/" in n or n.startswith("tests/") for n in names)

@@ -81,9 +81,9 @@ def isolated_settings(tmp_path, monkeypatch):
 
 @pytest.fixture(scope="session", autouse=True)
 def gui_thread_gc(qapp):
-    """Garbage collection on the GUI thread only, as the app does (explorer/gc_guard.py): collected on a
+    """Garbage collection on the GUI thread only, as the app does (explorer/ui/gc_guard.py): collected on a
     worker thread, a cycle holding an earlier test's widgets crashed the suite with a segfault."""
-    from explorer.gc_guard import MainThreadGC  # noqa: PLC0415
+    from explorer.ui.gc_guard import MainThreadGC  # noqa: PLC0415
 
     guard = MainThreadGC()
     yield guard
@@ -271,8 +271,8 @@ WINDOW_TIMEOUT = 10_000
 
 @pytest.fixture
 def window(qtbot, fake_model, restore_app_look, qapp):
-    from explorer import style  # noqa: PLC0415 (the window's modules load with the tests that use them)
-    from explorer.main_window import MainWindow  # noqa: PLC0415
+    from explorer.ui import style  # noqa: PLC0415 (the window's modules load with the tests that use them)
+    from explorer.window.main_window import MainWindow  # noqa: PLC0415
 
     style.apply_theme(qapp)  # as the app does: zoom must work under the real theme
 
@@ -297,7 +297,7 @@ REAL_TIMEOUT = 60_000  # loading imports torch on first use; the CPU may be shar
 
 def open_real_window(qtbot, model_dir, sentence: str, size=(1400, 900), **window_args):
     """A shown MainWindow with the real worker, ``model_dir`` loaded and ``sentence`` translated."""
-    from explorer.main_window import MainWindow  # noqa: PLC0415
+    from explorer.window.main_window import MainWindow  # noqa: PLC0415
 
     win = MainWindow(**window_args)
     qtbot.addWidget(win)

@@ -52,9 +52,10 @@ def error_lines(stderr: str) -> list[str]:
 
 def test_model_commands_go_to_the_model_cli_without_qt(tmp_path):
     code = (
-        "import sys, types\n"
+        "import argparse, sys, types\n"
         "cli = types.ModuleType('model.cli')\n"
         "cli.main = lambda argv: print('cli got', argv) or 7\n"
+        "cli.build_parser = lambda: (p := argparse.ArgumentParser(), p.add_subparsers().add_parser('info'))[0]\n"
         "sys.modules['model.cli'] = cli\n"
         "import explorer.app as a\n"
         "assert 'PySide6' not in sys.modules, 'importing explorer.app pulled in Qt'\n"
@@ -67,10 +68,31 @@ def test_model_commands_go_to_the_model_cli_without_qt(tmp_path):
     assert "cli got ['info', '--model', 'x']" in result.stdout
 
 
+def test_every_model_command_works_through_the_app(capsys):
+    """The app's command and ``python -m model.cli`` accept the same commands: each one's --help is the
+    model's, never the window's usage (``heads`` and ``align`` once fell through to the window's parser)."""
+    import argparse
+
+    from model.cli import build_parser
+
+    sub = next(a for a in build_parser()._actions if isinstance(a, argparse._SubParsersAction))
+    assert {"train", "translate", "heads", "align"} <= set(sub.choices)
+    assert app.cli_commands() == tuple(sub.choices)
+    for command in sub.choices:
+        try:
+            rc = app.main([command, "--help"])
+        except SystemExit as exc:  # argparse's --help exits from inside the model's main
+            rc = exc.code or 0
+        out = capsys.readouterr().out
+        assert rc == 0, command
+        assert out.startswith(f"usage: attention-explorer {command}"), (command, out[:200])
+        assert "--screenshot" not in out, command
+
+
 def test_views_and_window_do_not_import_torch(tmp_path):
     code = (
-        "import sys, explorer.views.attention_panel, explorer.views.pe_view, explorer.main_window\n"
-        "import explorer.app, explorer.controller, explorer.worker\n"
+        "import sys, explorer.attention.panel, explorer.positional.table_view, explorer.window.main_window\n"
+        "import explorer.app, explorer.translate.controller, explorer.translate.worker\n"
         "bad = sorted(m for m in sys.modules if m == 'torch' or m.startswith('torch.'))\n"
         "assert not bad, bad[:5]\n"
     )

@@ -1,4 +1,4 @@
-"""The GUI-thread garbage collector (explorer/gc_guard.py): automatic collection is off, the guard's own
+"""The GUI-thread garbage collector (explorer/ui/gc_guard.py): automatic collection is off, the guard's own
 pass collects what Python would have, and stopping it hands collection back."""
 
 from __future__ import annotations
@@ -6,7 +6,7 @@ from __future__ import annotations
 import gc
 import weakref
 
-from explorer.gc_guard import MainThreadGC
+from explorer.ui.gc_guard import MainThreadGC
 
 
 class Cycle:

@@ -11,11 +11,11 @@ from pathlib import Path
 import pytest
 from PySide6.QtCore import QTranslator
 
-from explorer import i18n
-from explorer.i18n_catalogue import literals_in_code, read_ts
-from explorer.language_menu import saved_language, set_language
-from explorer.retranslate import texts
+from explorer.ui import i18n
+from explorer.window.language_menu import saved_language, set_language
+from explorer.window.retranslate import texts
 from model.records import KINDS
+from tools.i18n_catalogue import literals_in_code, read_ts
 
 # Not words to translate: the app's name, file and command names, symbols of the paper, units and acronyms
 # a Chinese textbook writes the same way.
@@ -182,7 +182,7 @@ def test_lang_option():
 
 
 def test_the_unknown_pieces_note_is_said_in_chinese(qtbot, english_after):
-    from explorer.translate_panel import TranslatePanel
+    from explorer.translate.panel import TranslatePanel
     from model.records import Translation
 
     panel = TranslatePanel()

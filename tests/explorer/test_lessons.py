@@ -1,4 +1,4 @@
-"""Lessons (explorer/lesson_file.py, lesson_player.py): save the view as slides, replay them with PageDown /
+"""Lessons (explorer/lecture/lesson_file.py, lesson_player.py): save the view as slides, replay them with PageDown /
 PageUp / Esc, and refuse a bad lesson file with one line that changes nothing. The fake model of
 conftest.py has 2 layers and 4 heads."""
 
@@ -11,7 +11,7 @@ import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QMessageBox
 
-from explorer.lesson_file import FORMAT, VERSION, LessonError, Slide, dump_lesson, parse_lesson, read_lesson
+from explorer.lecture.lesson_file import FORMAT, VERSION, LessonError, Slide, dump_lesson, parse_lesson, read_lesson
 
 TIMEOUT = 10_000
 

@@ -6,8 +6,9 @@ import sys
 
 import pytest
 
-from explorer import app, platform_check
-from explorer.platform_check import XCB_LIBRARIES, missing_libraries, wants_xcb, xcb_problem
+from explorer import app
+from explorer.ui import platform_check
+from explorer.ui.platform_check import XCB_LIBRARIES, missing_libraries, wants_xcb, xcb_problem
 
 
 @pytest.mark.parametrize("env, expected", [

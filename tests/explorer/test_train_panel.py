@@ -15,10 +15,10 @@ import numpy as np
 import pytest
 from PySide6.QtWidgets import QMessageBox
 
-from explorer.main_window import MainWindow
-from explorer.train_panel import TrainPanel
-from explorer.train_worker import TrainRequest, device_choices, error_record
-from explorer.views.curves import StatsStrip, TrainingCurves, format_duration
+from explorer.training.curves import StatsStrip, TrainingCurves, format_duration
+from explorer.training.panel import TrainPanel
+from explorer.training.worker import TrainRequest, device_choices, error_record
+from explorer.window.main_window import MainWindow
 from model.records import TrainProgress
 
 RUN_TIMEOUT_MS = 60_000
@@ -254,7 +254,7 @@ def test_closing_the_window_while_training_asks_then_saves_and_joins(qtbot, tmp_
 
 
 def test_the_train_modules_do_not_import_torch_until_a_run_starts():
-    code = ("import sys, explorer.train_panel, explorer.main_window\n"
+    code = ("import sys, explorer.training.panel, explorer.window.main_window\n"
             "bad = [m for m in sys.modules if m == 'torch' or m.startswith('torch.')]\n"
             "assert not bad, bad[:5]\n")
     result = subprocess.run([sys.executable, "-c", code], check=False, capture_output=True, text=True,
@@ -270,7 +270,7 @@ def test_worker_builds_ding_routes_all_gpus_and_reports_failures(tmp_path, monke
     import model.corpus.ding_corpus
     import model.training.run
     import model.training.torchrun
-    from explorer.train_worker import TrainWorker
+    from explorer.training.worker import TrainWorker
     from model.config import PRESETS, TrainConfig
     from model.errors import CorpusError
 

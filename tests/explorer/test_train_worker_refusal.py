@@ -10,7 +10,7 @@ from model.errors import UserError
 
 
 def test_gui_training_refuses_a_folder_that_holds_a_run(tiny_model_dir, tmp_path):
-    from explorer.train_worker import TrainRequest, TrainWorker
+    from explorer.training.worker import TrainRequest, TrainWorker
     from model.config import TrainConfig, preset
     run = tmp_path / "run"
     shutil.copytree(tiny_model_dir, run / "step-00000060")

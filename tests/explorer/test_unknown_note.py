@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from explorer.translate_panel import TranslatePanel
+from explorer.translate.panel import TranslatePanel
 from model.records import Translation
 
 

@@ -9,8 +9,8 @@ import numpy as np
 import pytest
 from PySide6 import QtGui
 
-from explorer.views.attention_panel import AttentionPanel
-from explorer.views.export import export_csv
+from explorer.attention.export import export_csv
+from explorer.attention.panel import AttentionPanel
 
 
 @pytest.fixture

@@ -1,4 +1,4 @@
-"""The formula walkthrough (explorer/views/formula_view.py): the numbers on screen are eq. (1)'s."""
+"""The formula walkthrough (explorer/lecture/formula_view.py): the numbers on screen are eq. (1)'s."""
 
 from __future__ import annotations
 
@@ -6,10 +6,10 @@ import numpy as np
 import pytest
 from PySide6.QtCore import Qt
 
-from explorer import style
-from explorer.main_window import MainWindow
-from explorer.views.attention_panel import AttentionPanel
-from explorer.views.formula_view import HAND, SENTENCE, FormulaView, format_numbers
+from explorer.attention.panel import AttentionPanel
+from explorer.lecture.formula_view import HAND, SENTENCE, FormulaView, format_numbers
+from explorer.ui import style
+from explorer.window.main_window import MainWindow
 from model.analysis.walkthrough import formula_row
 from tests.explorer.conftest import make_synthetic_maps, make_synthetic_vectors
 

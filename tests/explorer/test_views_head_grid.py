@@ -6,8 +6,8 @@ import numpy as np
 import pytest
 from PySide6 import QtCore
 
-from explorer.views.colormaps import map_to_rgba
-from explorer.views.head_grid import HeadGridView
+from explorer.attention.head_grid import HeadGridView
+from explorer.ui.colormaps import map_to_rgba
 
 
 @pytest.fixture

@@ -6,10 +6,10 @@ import numpy as np
 import pytest
 from PySide6 import QtCore
 
-from explorer.views.colormaps import get_colormap
-from explorer.views.heatmap import HeatmapView
-from explorer.views.mask_overlay import MASK_FILL
-from explorer.views.tokens import display_piece
+from explorer.attention.heatmap import HeatmapView
+from explorer.attention.mask_overlay import MASK_FILL
+from explorer.attention.tokens import display_piece
+from explorer.ui.colormaps import get_colormap
 
 ROWS = ["<s>", "▁Das", "▁Haus", "▁ist"]
 COLS = ["▁The", "▁house", "▁is", "▁big", "</s>"]

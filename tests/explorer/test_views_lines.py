@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 from PySide6 import QtCore
 
-from explorer.views.lines_view import FADE, LinesView, head_color
+from explorer.attention.lines_view import FADE, LinesView, head_color
 
 
 @pytest.fixture

@@ -6,8 +6,8 @@ import numpy as np
 import pytest
 from PySide6 import QtCore
 
-from explorer.views.attention_panel import EMPTY_TEXT, AttentionPanel
-from explorer.views.tokens import display_pieces
+from explorer.attention.panel import EMPTY_TEXT, AttentionPanel
+from explorer.attention.tokens import display_pieces
 from model.records import KINDS
 
 Key = QtCore.Qt.Key

@@ -7,8 +7,8 @@ import math
 import numpy as np
 import pytest
 
-from explorer.views.pe_math import sinusoidal_pe, wavelength
-from explorer.views.pe_view import PositionalEncodingView
+from explorer.positional.encoding import sinusoidal_pe, wavelength
+from explorer.positional.table_view import PositionalEncodingView
 
 
 def reference_pe(n: int, d: int) -> np.ndarray:

@@ -1,12 +1,12 @@
-"""Clock hands (explorer/views/pe_clock.py): PE(pos + k) is the same rotation of PE(pos) for every pos."""
+"""Clock hands (explorer/positional/clock.py): PE(pos + k) is the same rotation of PE(pos) for every pos."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
-from explorer.views.pe_clock import angular_speeds, apply_rotation, hand_angles, shift_rotation
-from explorer.views.pe_math import sinusoidal_pe
+from explorer.positional.clock import angular_speeds, apply_rotation, hand_angles, shift_rotation
+from explorer.positional.encoding import sinusoidal_pe
 
 
 @pytest.mark.parametrize("k", [1, 3, 17])

@@ -1,15 +1,15 @@
 """The clock-hands view: PE(pos + k) as one rotation of PE(pos), read through the view's own data, and the
-marks of the positions never seen in training (explorer/views/pe_clock_view.py, pe_tab.py)."""
+marks of the positions never seen in training (explorer/positional/clock_view.py, tab.py)."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
-from explorer.views.pe_clock import angular_speeds, pair_columns
-from explorer.views.pe_clock_view import ClockView
-from explorer.views.pe_math import sinusoidal_pe
-from explorer.views.pe_tab import PositionalTab
+from explorer.positional.clock import angular_speeds, pair_columns
+from explorer.positional.clock_view import ClockView
+from explorer.positional.encoding import sinusoidal_pe
+from explorer.positional.tab import PositionalTab
 from model.records import ModelInfo
 
 

@@ -10,11 +10,11 @@ import numpy as np
 import pytest
 from PySide6 import QtCore, QtGui, QtWidgets
 
-from explorer.views import export
-from explorer.views.attention_panel import AttentionPanel
-from explorer.views.heatmap import HeatmapView
-from explorer.views.pe_view import PositionalEncodingView
-from explorer.views.tokens import CONTINUATION_MARK, LONE_SPACE, WORD_START
+from explorer.attention import export
+from explorer.attention.heatmap import HeatmapView
+from explorer.attention.panel import AttentionPanel
+from explorer.attention.tokens import CONTINUATION_MARK, LONE_SPACE, WORD_START
+from explorer.positional.table_view import PositionalEncodingView
 
 from .conftest import make_synthetic_maps
 

@@ -1,4 +1,4 @@
-"""The step-by-step decoding view (explorer/views/step_view.py) and its tab, with synthetic records."""
+"""The step-by-step decoding view (explorer/lecture/step_view.py) and its tab, with synthetic records."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 from PySide6.QtCore import QSize, Qt
 
-from explorer.views.step_view import StepView
+from explorer.lecture.step_view import StepView
 
 from .conftest import make_synthetic_maps, make_synthetic_steps, make_translation
 

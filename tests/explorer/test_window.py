@@ -12,7 +12,7 @@ import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication, QFileDialog, QMessageBox
 
-from explorer.recent import MAX_RECENT, RecentModels
+from explorer.ui.recent import MAX_RECENT, RecentModels
 
 TIMEOUT = 10_000
 
@@ -214,7 +214,7 @@ def test_window_has_the_app_icon(window):
 
 def test_window_fits_a_1024_px_projector_and_labels_adapt(qtbot, loaded):
     """At 1024 × 768 nothing forces the window wider: long labels shorten, the stats strip wraps."""
-    from explorer.views.controls import KIND_LABELS, SHORT_LABELS
+    from explorer.attention.controls import KIND_LABELS, SHORT_LABELS
     window = loaded
     assert window.minimumSizeHint().width() <= 1024
     buttons = {kind: window.attention_panel.controls.kind_button(kind) for kind in KIND_LABELS}

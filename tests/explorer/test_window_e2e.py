@@ -12,9 +12,9 @@ import numpy as np
 import pytest
 from PySide6.QtWidgets import QMessageBox
 
-from explorer.info_panel import format_count
-from explorer.views.tokens import display_piece, elide
-from explorer.worker import ModelWorker
+from explorer.attention.tokens import display_piece, elide
+from explorer.translate.worker import ModelWorker
+from explorer.window.info_panel import format_count
 
 from .conftest import REAL_TIMEOUT as TIMEOUT
 from .conftest import open_real_window

@@ -9,8 +9,8 @@ import numpy as np
 import pytest
 from PySide6.QtWidgets import QMessageBox
 
-from explorer.main_window import MainWindow
-from explorer.views.pe_math import sinusoidal_pe
+from explorer.positional.encoding import sinusoidal_pe
+from explorer.window.main_window import MainWindow
 
 TIMEOUT = 120_000  # loading imports torch on first use; the CPU may be shared with other work
 

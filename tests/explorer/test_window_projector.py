@@ -11,10 +11,10 @@ from PySide6.QtGui import QImage, QScreen
 from PySide6.QtWidgets import QFileDialog
 
 from explorer import app
-from explorer.main_window import TRANSLATE_FAILED, MainWindow
-from explorer.presentation import FONT_FACTOR
-from explorer.translate_panel import TRANSLATION_LINES
-from explorer.window_display import fit_size
+from explorer.lecture.presentation import FONT_FACTOR
+from explorer.translate.panel import TRANSLATION_LINES
+from explorer.window.display import fit_size
+from explorer.window.main_window import TRANSLATE_FAILED, MainWindow
 
 from .conftest import make_translation
 
@@ -211,7 +211,7 @@ def test_screenshot_mode_honours_a_projector_size(view, tmp_path, fake_model, re
 
 
 def test_training_curves_stack_when_narrow(qtbot):
-    from explorer.views.curves import STACK_BELOW_PX, TrainingCurves
+    from explorer.training.curves import STACK_BELOW_PX, TrainingCurves
 
     curves = TrainingCurves()
     qtbot.addWidget(curves)

@@ -16,8 +16,8 @@ import numpy as np
 import pytest
 from PySide6 import QtCore, QtGui
 
-from explorer.views.alignment_view import LINE_COLOR, AlignmentView, words
-from explorer.workbench import Workbench
+from explorer.workbench.alignment_view import LINE_COLOR, AlignmentView, words
+from explorer.workbench.panel import Workbench
 from model.analysis.alignment import align
 from tests.explorer.conftest import make_info, make_synthetic_maps
 

@@ -8,7 +8,7 @@ import pytest
 import torch
 from PySide6 import QtCore
 
-from explorer.views.mask_overlay import MASK_FILL, MASK_HATCH
+from explorer.attention.mask_overlay import MASK_FILL, MASK_HATCH
 
 from .conftest import REAL_TIMEOUT as TIMEOUT
 from .conftest import open_real_window

@@ -7,9 +7,9 @@ import dataclasses
 
 import numpy as np
 
-from explorer.ablation_box import AblationBox, word_diff
-from explorer.views.compare_view import CompareView
-from explorer.views.head_grid import HeadGridView
+from explorer.attention.compare_view import CompareView
+from explorer.attention.head_grid import HeadGridView
+from explorer.translate.ablation_box import AblationBox, word_diff
 from model.records import Translation
 from model.workbench_records import Comparison
 from tests.explorer.conftest import make_synthetic_maps

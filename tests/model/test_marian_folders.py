@@ -120,7 +120,7 @@ def test_halves_layout_holds_the_same_sinusoids_as_sines_then_cosines():
         half = (d + 1) // 2
         np.testing.assert_array_equal(marian[:, :half], paper[:, 0::2])
         np.testing.assert_array_equal(marian[:, half:], paper[:, 1::2])
-    from explorer.views.pe_math import sinusoidal_pe, sinusoidal_pe_at, wavelength
+    from explorer.positional.encoding import sinusoidal_pe, sinusoidal_pe_at, wavelength
     np.testing.assert_allclose(sinusoidal_pe(60, 33, "halves"), sinusoidal_table(60, 33, "halves").numpy(), atol=1e-6)
     dims = [0, 5, 16, 17, 32]
     np.testing.assert_allclose(sinusoidal_pe_at(np.arange(60), 33, dims, "halves"),

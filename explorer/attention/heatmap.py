@@ -1,0 +1,319 @@
+"""One large, labelled attention heatmap with a colour bar and a hover read-out.
+
+Rows are queries and columns are keys, as in the paper's softmax(QKᵀ/√d_k): row i is the distribution
+query i spreads over the keys. Cell (i, j) is centred on the integer point (j, i) so that token i's tick
+sits in the middle of its row, and the y axis runs downwards like a printed matrix.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pyqtgraph as pg
+from PySide6 import QtCore, QtGui, QtWidgets
+from PySide6.QtCore import Signal
+
+from explorer.attention.mask_overlay import MaskOverlay
+from explorer.attention.token_axis import TokenAxis
+from explorer.attention.tokens import display_piece, elide
+from explorer.ui.colormaps import DEFAULT_COLORMAP, get_colormap, map_to_rgba, text_color_for
+from explorer.ui.i18n import tr
+
+CELL_NUMBERS_MAX = 12  # write the weight inside each cell up to this many rows and columns
+BASE_POINT_SIZE = 11.0  # plot text at font scale 1; the app's own base is a little larger
+
+
+def release_title_width(plot) -> None:
+    """Let a plot's title be narrower than its text. pyqtgraph makes the text's width the title's
+    minimum (again after every resize), so a long title on a 1024-px screen pushed the plot past
+    the canvas' right edge."""
+    label = plot.titleLabel
+    if not getattr(label, "_width_released", False):
+        original = label.updateMin
+
+        def update_min() -> None:
+            original()
+            label.setMinimumWidth(0)
+
+        label.updateMin = update_min
+        label._width_released = True
+    label.setMinimumWidth(0)
+
+
+def set_fitted_title(plot, title: str, color: str, point_size: float, width: int) -> str:
+    """Set a plot's title, cut with an ellipsis to ``width`` pixels (the canvas' width): a title
+    wider than the plot would run off both edges. Returns the text shown."""
+    font = QtGui.QFont(QtWidgets.QApplication.font())
+    font.setPointSizeF(point_size)
+    shown = QtGui.QFontMetricsF(font).elidedText(title, QtCore.Qt.TextElideMode.ElideRight, max(60, width - 24))
+    plot.setTitle(shown, color=color, size=f"{point_size:.1f}pt")
+    release_title_width(plot)
+    return shown
+
+
+def axis_noun(title: str) -> str:
+    """'Query: source token' -> 'query': the word the hover read-out uses for an axis."""
+    return title.replace("：", ":").split(":", 1)[0].strip().lower() or tr("row")
+
+
+class HeatmapView(QtWidgets.QWidget):
+    """A (rows, cols) matrix of weights in [0, 1] as a heatmap with token labels on both axes.
+
+    :meth:`displayed_array` is exactly the float32 array given to the ImageItem: the source values,
+    with masked cells replaced by NaN (pyqtgraph leaves NaN transparent; a hatched grey overlay is
+    drawn on top of those cells so they never look like a weight of 0).
+    """
+
+    hovered = Signal(str)
+    cell_clicked = Signal(int, int)  # row (query), column (key): the formula walkthrough follows it
+
+    def __init__(self, parent=None) -> None:
+        super().__init__(parent)
+        self._values = np.zeros((0, 0), dtype=np.float32)
+        self._displayed = np.zeros((0, 0), dtype=np.float32)
+        self._masked = np.zeros((0, 0), dtype=bool)
+        self._raw_rows: list[str] = []
+        self._raw_cols: list[str] = []
+        self._row_noun, self._col_noun = "query", "key"
+        self._cmap_name = DEFAULT_COLORMAP
+        self._font_scale = 1.0
+        self._hover_cell: tuple[int, int] | None = None
+        self._cell_texts: list[pg.TextItem] = []
+        self._titles = ("", "Query", "Key")
+        self._axis_labels: tuple | None = None  # what _apply_titles last gave the axes
+        self.cell_numbers_max = CELL_NUMBERS_MAX  # a view sharing its width with others may ask for fewer
+
+        self.canvas = pg.GraphicsLayoutWidget()
+        self._left = TokenAxis("left")
+        self._bottom = TokenAxis("bottom")
+        self.plot = self.canvas.addPlot(row=0, col=0, axisItems={"left": self._left, "bottom": self._bottom})
+        self.plot.invertY(True)
+        self.plot.setMenuEnabled(False)
+        self.plot.hideButtons()
+        self.plot.vb.setAspectLocked(False)
+        self.image = pg.ImageItem(axisOrder="row-major")
+        self.plot.addItem(self.image)
+        self.mask_overlay = MaskOverlay()
+        self.mask_overlay.setZValue(5)
+        self.plot.addItem(self.mask_overlay)
+        self._hover_box = QtWidgets.QGraphicsRectItem()
+        self._hover_box.setZValue(10)
+        pen = QtGui.QPen(QtGui.QColor("#ff3b30"))
+        pen.setCosmetic(True)
+        pen.setWidthF(2.0)
+        self._hover_box.setPen(pen)
+        self._hover_box.hide()
+        self.plot.addItem(self._hover_box)
+        self.color_bar = pg.ColorBarItem(
+            values=(0.0, 1.0), colorMap=get_colormap(self._cmap_name), interactive=False,
+            colorMapMenu=False, width=18,
+        )
+        self.color_bar.setImageItem(self.image, insert_in=self.plot)
+        self.canvas.scene().sigMouseMoved.connect(self.on_mouse_moved)
+        # pyqtgraph reports moves only inside the scene; leaving the plot must clear the hover too,
+        # or the last cell stays boxed and read out after the pointer has gone.
+        self.canvas.installEventFilter(self)
+        self.canvas.scene().sigMouseClicked.connect(self._on_mouse_clicked)
+
+        self.readout = QtWidgets.QLabel(" ")
+        # Plain text: as rich text, Qt would read the piece "<s>" as a strike-through tag.
+        self.readout.setTextFormat(QtCore.Qt.TextFormat.PlainText)
+        self.readout.setTextInteractionFlags(QtCore.Qt.TextInteractionFlag.TextSelectableByMouse)
+        layout = QtWidgets.QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.setSpacing(2)
+        self.readout.setContentsMargins(8, 2, 8, 4)
+        self.readout.setWordWrap(True)
+        layout.addWidget(self.canvas, 1)
+        layout.addWidget(self.readout)
+        self._apply_palette()
+        self.set_font_scale(1.0)
+
+    # ----------------------------------------------------------------------------------- public API
+    def set_matrix(self, values, row_labels, col_labels, masked=None, title: str = "",
+                   row_title: str = "Query", col_title: str = "Key") -> None:
+        """Show ``values`` (rows, cols); ``masked`` marks cells the model could not attend to."""
+        values = np.asarray(values, dtype=np.float32)
+        if values.ndim != 2 or values.shape != (len(row_labels), len(col_labels)):
+            raise ValueError(f"values {values.shape} do not match {len(row_labels)}×{len(col_labels)} labels")
+        masked = np.zeros(values.shape, bool) if masked is None else np.asarray(masked, dtype=bool)
+        if masked.shape != values.shape:
+            raise ValueError(f"mask {masked.shape} does not match values {values.shape}")
+        self._values, self._masked = values.copy(), masked
+        self._displayed = np.where(masked, np.float32(np.nan), values).astype(np.float32)
+        self._raw_rows, self._raw_cols = [str(s) for s in row_labels], [str(s) for s in col_labels]
+        self._row_noun, self._col_noun = axis_noun(row_title), axis_noun(col_title)
+        rows, cols = values.shape
+
+        self.image.setImage(self._displayed, autoLevels=False, levels=(0.0, 1.0))
+        self.image.setRect(QtCore.QRectF(-0.5, -0.5, cols, rows))
+        self.mask_overlay.set_mask(masked)
+        self._left.set_labels([elide(display_piece(s)) for s in self._raw_rows])
+        self._bottom.set_labels([elide(display_piece(s)) for s in self._raw_cols])
+        self._titles = (title, row_title, col_title)
+        self._apply_titles()
+        self.plot.vb.setLimits(xMin=-0.5, xMax=cols - 0.5, yMin=-0.5, yMax=rows - 0.5)
+        self.plot.vb.setRange(xRange=(-0.5, cols - 0.5), yRange=(-0.5, rows - 0.5), padding=0)
+        self._rebuild_cell_numbers()
+        self._set_hover(None)
+
+    def set_colormap(self, name: str) -> None:
+        self._cmap_name = name
+        self.color_bar.setColorMap(get_colormap(name))
+        self._rebuild_cell_numbers()
+
+    def colormap_name(self) -> str:
+        return self._cmap_name
+
+    def set_font_scale(self, f: float) -> None:
+        """Scale every text (labels, titles, read-out); 1.5–2 suits a projector."""
+        self._font_scale = max(0.5, float(f))
+        font = QtGui.QFont(self.font())
+        font.setPointSizeF(BASE_POINT_SIZE * self._font_scale)
+        for axis in (self._left, self._bottom):
+            axis.set_font(font)
+        self.color_bar.axis.setStyle(tickFont=font)
+        self.color_bar.axis.setWidth(None)  # ColorBarItem fixes 45 px, too narrow for larger text
+        readout_font = QtGui.QFont(font)
+        readout_font.setPointSizeF(BASE_POINT_SIZE * 1.1 * self._font_scale)
+        self.readout.setFont(readout_font)
+        self._apply_titles()
+        self._rebuild_cell_numbers()
+
+    def displayed_array(self) -> np.ndarray:
+        """The float32 array handed to the ImageItem (NaN where masked); a copy."""
+        return self._displayed.copy()
+
+    def masked_array(self) -> np.ndarray:
+        return self._masked.copy()
+
+    def row_labels(self) -> list[str]:
+        """The tick labels on the left (query) axis, as displayed."""
+        return self._left.labels()
+
+    def col_labels(self) -> list[str]:
+        """The tick labels on the bottom (key) axis, as displayed."""
+        return self._bottom.labels()
+
+    def hover_text_at(self, row: int, col: int) -> str:
+        """The read-out for cell (row, col), naming the raw pieces; '' outside the matrix."""
+        rows, cols = self._values.shape
+        if not (0 <= row < rows and 0 <= col < cols):
+            return ""
+        # The axes' notation (see tokens.py), so the read-out names a piece exactly as the tick does.
+        head = tr("{row_noun} '{row_piece}' (row {row}) → {col_noun} '{col_piece}' (col {col}): ",
+                  row_noun=self._row_noun, row_piece=display_piece(self._raw_rows[row]), row=row,
+                  col_noun=self._col_noun, col_piece=display_piece(self._raw_cols[col]), col=col)
+        if self._masked[row, col]:
+            return head + tr("masked (future position)")
+        return head + f"{self._values[row, col]:.4f}"
+
+    def cell_at_scene_pos(self, scene_pos) -> tuple[int, int] | None:
+        """(row, col) under a scene position, or None outside the matrix."""
+        if not self.plot.vb.sceneBoundingRect().contains(scene_pos):
+            return None
+        point = self.plot.vb.mapSceneToView(scene_pos)
+        row, col = int(np.floor(point.y() + 0.5)), int(np.floor(point.x() + 0.5))
+        rows, cols = self._values.shape
+        return (row, col) if 0 <= row < rows and 0 <= col < cols else None
+
+    def _on_mouse_clicked(self, event) -> None:
+        cell = self.cell_at_scene_pos(event.scenePos())
+        if cell is not None:
+            self.cell_clicked.emit(*cell)
+
+    def scene_pos_of_cell(self, row: int, col: int) -> QtCore.QPointF:
+        """The scene position of a cell's centre (the inverse of :meth:`cell_at_scene_pos`)."""
+        return self.plot.vb.mapViewToScene(QtCore.QPointF(col, row))
+
+    # ------------------------------------------------------------------------------------- internals
+    def on_mouse_moved(self, scene_pos) -> None:
+        """Scene mouse-move handler: update the read-out, the hover box and the axis emphasis."""
+        self._set_hover(self.cell_at_scene_pos(scene_pos))
+
+    def eventFilter(self, watched, event) -> bool:  # Qt override
+        if watched is self.canvas and event.type() == QtCore.QEvent.Type.Leave:
+            self._set_hover(None)
+        elif watched is self.canvas and event.type() == QtCore.QEvent.Type.Resize:
+            # After the canvas has laid its plot out: the titles are fitted to the new sizes.
+            QtCore.QTimer.singleShot(0, self, self._apply_titles)
+        return super().eventFilter(watched, event)
+
+    def _set_hover(self, cell: tuple[int, int] | None) -> None:
+        if cell == self._hover_cell:
+            return
+        self._hover_cell = cell
+        if cell is None:
+            self._hover_box.hide()
+            self._left.set_highlight(None)
+            self._bottom.set_highlight(None)
+            self.readout.setText(" ")
+            return
+        row, col = cell
+        self._hover_box.setRect(QtCore.QRectF(col - 0.5, row - 0.5, 1.0, 1.0))
+        self._hover_box.show()
+        self._left.set_highlight(row)
+        self._bottom.set_highlight(col)
+        text = self.hover_text_at(row, col)
+        self.readout.setText(text)
+        self.hovered.emit(text)
+
+    def fit_titles(self) -> None:
+        """Fit the titles to the canvas' current size now (normally done after each resize)."""
+        self._apply_titles()
+
+    def _apply_titles(self) -> None:
+        title, row_title, col_title = self._titles
+        size = f"{BASE_POINT_SIZE * 1.15 * self._font_scale:.1f}pt"
+        style = {"color": self._text_color.name(), "font-size": size}
+        set_fitted_title(self.plot, title, self._text_color.name(), BASE_POINT_SIZE * 1.3 * self._font_scale,
+                         self.canvas.width())
+        # The query title runs up the side of the plot; on a short canvas its explanation in
+        # brackets goes, rather than the title being cut off at the top.
+        font = QtGui.QFont(QtWidgets.QApplication.font())
+        font.setPointSizeF(BASE_POINT_SIZE * 1.15 * self._font_scale)
+        room = self.plot.vb.height() or 0.6 * self.canvas.height()
+        if QtGui.QFontMetricsF(font).horizontalAdvance(row_title) > room:
+            row_title = row_title.split(" (", 1)[0]
+        labels = (row_title, col_title, tuple(style.items()))
+        if labels == self._axis_labels:
+            return  # setLabel drops the axes' cached pictures; a head switch keeps these titles
+        self._axis_labels = labels
+        self._left.setLabel(row_title, **style)
+        self._bottom.setLabel(col_title, **style)
+        self.color_bar.axis.setLabel(tr("attention weight"), **style)
+
+    def _rebuild_cell_numbers(self) -> None:
+        # Numbers in cells are for teaching small examples; past ~12 tokens they become noise.
+        for item in self._cell_texts:
+            self.plot.removeItem(item)
+        self._cell_texts = []
+        rows, cols = self._values.shape
+        if rows == 0 or rows > self.cell_numbers_max or cols > self.cell_numbers_max:
+            return
+        rgba = map_to_rgba(self._displayed, self._cmap_name)
+        font = QtGui.QFont(self.font())
+        font.setPointSizeF(BASE_POINT_SIZE * 0.9 * self._font_scale)
+        for r in range(rows):
+            for c in range(cols):
+                if self._masked[r, c]:
+                    continue
+                item = pg.TextItem(f"{self._values[r, c]:.2f}", color=text_color_for(rgba[r, c]),
+                                   anchor=(0.5, 0.5))
+                item.setFont(font)
+                item.setPos(c, r)
+                item.setZValue(6)
+                self.plot.addItem(item)
+                self._cell_texts.append(item)
+
+    def cell_number_texts(self) -> list[str]:
+        return [item.textItem.toPlainText() for item in self._cell_texts]
+
+    def _apply_palette(self) -> None:
+        # Follow the application's palette so the view matches a light or a dark main window.
+        palette = self.palette()
+        background = palette.color(QtGui.QPalette.ColorRole.Base)
+        self._text_color = palette.color(QtGui.QPalette.ColorRole.WindowText)
+        self.canvas.setBackground(background)
+        for axis in (self._left, self._bottom, self.color_bar.axis):
+            axis.setPen(self._text_color)
+            axis.setTextPen(self._text_color)

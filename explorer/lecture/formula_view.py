@@ -1,0 +1,236 @@
+"""The attention formula with real numbers, one clicked cell at a time (lecture mode, issue 21).
+
+    Attention(Q, K, V) = softmax(Q Kᵀ / √d_k) V        (eq. 1 of the paper)
+
+Each step is one row: the paper's formula on the left, the numbers the class can check on the right.
+The first page works the small hand example; the second shows the model's own q, k and v for the
+query and key of the clicked heatmap cell, in the current kind, layer and head. The arithmetic lives
+in ``model.analysis.walkthrough`` (NumPy only), so what is shown is what the tests check.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QFontDatabase
+from PySide6.QtWidgets import (
+    QButtonGroup,
+    QCheckBox,
+    QGridLayout,
+    QLabel,
+    QPushButton,
+    QScrollArea,
+    QVBoxLayout,
+    QWidget,
+)
+
+from explorer.ui.flow_layout import FlowLayout
+from explorer.ui.i18n import again, tr
+from model.analysis.walkthrough import FormulaRow, formula_row, hand_example
+from model.records import KIND_TITLES, AttentionMaps, AttentionVectors
+
+HAND, SENTENCE = "hand", "sentence"
+SHORT = 8  # vector entries shown before "show all": enough to check by hand, few enough for a projector
+
+# (step, the paper's formula beside it); the order is the order of the computation.
+STEPS = (
+    ("q", "q  (the query: x W^Q)"),
+    ("k", "k_j  (the clicked key: x_j W^K)"),
+    ("dots", "q · k_j  for every key j"),
+    ("scaled", "q · k_j / √d_k"),
+    ("mask", "mask: −∞ for the future (j > i)"),
+    ("softmax", "a = softmax(q Kᵀ / √d_k)"),
+    ("output", "Σ_j a_j v_j  (this head's output)"),
+    ("sharpness", "without ÷√d_k the row is sharper"),
+)
+
+
+def format_numbers(values: np.ndarray, decimals: int, limit: int | None = None) -> str:
+    """'[0.71, 1.41, 2.12]': fixed decimals with trailing zeros dropped, −∞ as such, '…' past ``limit``."""
+    def one(x: float) -> str:
+        if np.isneginf(x):
+            return "−∞"
+        text = f"{x:.{decimals}f}".rstrip("0").rstrip(".") if decimals else f"{x:.0f}"
+        return "0" if text in ("-0", "") else text.replace("-", "−")
+    shown = values if limit is None or len(values) <= limit else values[:limit]
+    more = "" if len(shown) == len(values) else tr(", … ({n} in all)", n=len(values))
+    return "[" + ", ".join(one(float(x)) for x in shown) + more + "]"
+
+
+class FormulaView(QWidget):
+    """Eq. (1) step by step for one query row; ``row()`` is the FormulaRow on screen."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._maps: AttentionMaps | None = None
+        self._vectors: AttentionVectors | None = None
+        self._state = ("encoder", 0, 0)
+        self._cell = (0, 0)
+        self._row: FormulaRow | None = None
+        self._key = 0
+
+        self.hand_button = QPushButton("Example")
+        self.sentence_button = QPushButton("Sentence")
+        pages = QButtonGroup(self)
+        for b in (self.hand_button, self.sentence_button):
+            b.setCheckable(True)
+            pages.addButton(b)
+        self.hand_button.setChecked(True)
+        self.hand_button.clicked.connect(lambda: self.show_page(HAND))
+        self.sentence_button.clicked.connect(lambda: self.show_page(SENTENCE))
+        self.unscaled_box = QCheckBox("without ÷√d_k")
+        self.unscaled_box.toggled.connect(self._render)
+        self.show_all_box = QCheckBox("show all")
+        self.show_all_box.toggled.connect(self._render)
+        # One row that wraps: beside the maps the dock is narrow (two short rows), under them it is wide.
+        controls = QWidget()
+        flow = FlowLayout(controls, spacing=6)
+        flow.setContentsMargins(0, 0, 0, 0)
+        for w in (self.hand_button, self.sentence_button, self.unscaled_box, self.show_all_box):
+            flow.addWidget(w)
+
+        self.title = QLabel()
+        self.title.setWordWrap(True)
+        mono = QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont)
+        self.formulas: dict[str, QLabel] = {}
+        self.numbers: dict[str, QLabel] = {}
+        for step, formula in STEPS:
+            self.formulas[step] = QLabel(formula)
+            self.formulas[step].setWordWrap(True)
+            self.formulas[step].setStyleSheet("font-weight: bold")
+            self.numbers[step] = QLabel()
+            self.numbers[step].setFont(mono)
+            self.numbers[step].setWordWrap(True)
+            self.numbers[step].setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        body = QWidget()
+        inner = QVBoxLayout(body)
+        inner.addWidget(self.title)
+        self._inner, self._grid_box = inner, None
+        self.set_columns(1)
+        inner.addStretch(1)
+        scroll = QScrollArea()
+        scroll.setWidgetResizable(True)
+        scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        scroll.setWidget(body)
+        layout = QVBoxLayout(self)
+        layout.addWidget(controls)
+        layout.addWidget(scroll)
+        self.show_page(HAND)
+
+    def set_columns(self, columns: int) -> None:
+        """Lay the steps out in ``columns`` columns, in order down each: 1 beside the maps (a narrow
+        dock), 2 under them (a wide, short dock on a 1024 × 768 projector)."""
+        self.columns = max(1, int(columns))
+        box = QWidget()
+        grid = QGridLayout(box)
+        grid.setContentsMargins(0, 0, 0, 0)
+        per_column = -(-len(STEPS) // self.columns)
+        for n, (step, _) in enumerate(STEPS):
+            # The formula above its numbers, not beside them: each column stays narrow.
+            row, col = 2 * (n % per_column), n // per_column
+            grid.addWidget(self.formulas[step], row, col)
+            grid.addWidget(self.numbers[step], row + 1, col)
+            grid.setRowMinimumHeight(row + 1, 0)
+        # The labels move to the new box as they are added; the old, empty box goes.
+        if self._grid_box is None:
+            self._inner.insertWidget(1, box)
+        else:
+            self._inner.replaceWidget(self._grid_box, box)
+            self._grid_box.deleteLater()
+        self._grid_box = box
+
+    # -- inputs ------------------------------------------------------------------------------------
+
+    def set_translation(self, maps: AttentionMaps | None, vectors: AttentionVectors | None) -> None:
+        """The sentence on screen: its attention maps and, when captured, its per-head Q, K, V."""
+        self._maps, self._vectors = maps, vectors
+        self._cell = (0, 0)
+        if self.page == SENTENCE:
+            self._compute()
+
+    def set_state(self, kind: str, layer: int, head: int) -> None:
+        """The attention panel's kind, layer and head."""
+        self._state = (kind, layer, head)
+        if self.page == SENTENCE:
+            self._compute()
+
+    def select_cell(self, query: int, key: int) -> None:
+        """A clicked cell: work its query's row, with its key as k; switches to the sentence page."""
+        self._cell = (query, key)
+        self.show_page(SENTENCE)
+
+    def show_page(self, page: str) -> None:
+        self.page = page
+        (self.hand_button if page == HAND else self.sentence_button).setChecked(True)
+        self._compute()
+
+    def row(self) -> FormulaRow | None:
+        return self._row
+
+    def cell(self) -> tuple[int, int] | None:
+        """The (query, key) worked on the sentence page; None on the hand example (a lesson saves it)."""
+        return self._cell if self.page == SENTENCE else None
+
+    # -- drawing -----------------------------------------------------------------------------------
+
+    def _compute(self) -> None:
+        self._row, self._key = None, 0
+        if self.page == HAND:
+            self._row, self._key, self._decimals = hand_example(), 2, (2, 1)
+            self._title = tr("Worked example: q = [1, 2], keys [1, 0], [0, 1], [1, 1], values [10, 0], [0, 20], "
+                             "[10, 10]. k below is the third key.")
+        else:
+            self._compute_sentence()
+        self._render()
+
+    def _compute_sentence(self) -> None:
+        kind, layer, head = self._state
+        self._decimals = (3, 3)
+        if self._maps is None:
+            self._title = tr("Translate a sentence first.")
+            return
+        if self._vectors is None:
+            self._title = tr("Translate again with this panel open: its q, k and v are captured only then.")
+            return
+        hv, rows, cols = self._vectors.of_kind(kind), *self._maps.labels(kind)
+        i, j = self._cell
+        if not (0 <= layer < hv.q.shape[0] and 0 <= head < hv.q.shape[1] and i < len(rows) and j < len(cols)):
+            self._title = tr("Click a cell of the heatmap.")
+            return
+        self._row = formula_row(hv.q[layer, head, i], hv.k[layer, head], hv.v[layer, head],
+                                self._maps.masked(kind)[i])
+        self._key = j
+        self._title = tr("{kind}, layer {layer}, head {head}: query {i} “{query}”, key {j} “{key}”; "
+                         "d_k = {d_k}, √d_k = {scale:.3f}.", kind=tr(KIND_TITLES[kind]), layer=layer + 1,
+                         head=head + 1, i=i, query=rows[i], j=j, key=cols[j], d_k=int(self._row.d_k),
+                         scale=float(self._row.scale))
+
+    def _render(self) -> None:
+        self.title.setText(again(self._title))  # again: the language may have changed since
+        row = self._row
+        if row is None:
+            for label in self.numbers.values():
+                label.setText("")
+            return
+        d, d_out = self._decimals
+        limit = None if self.show_all_box.isChecked() else SHORT
+        unscaled = self.unscaled_box.isChecked()
+        j = self._key
+        weights = row.weights_unscaled if unscaled else row.weights
+        self.formulas["softmax"].setText(tr("a = softmax(q Kᵀ)  (no ÷√d_k)") if unscaled else tr(STEPS[5][1]))
+        output = weights @ row.values
+        (max_s, max_u), (ent_s, ent_u) = row.sharpness()["max weight"], row.sharpness()["entropy (bits)"]
+        texts = {
+            "q": format_numbers(row.q, d, limit),
+            "k": format_numbers(row.keys[j], d, limit),
+            "dots": format_numbers(row.dots, d) + f"   q · k_{j} = {format_numbers(row.dots[j:j + 1], d)[1:-1]}",
+            "scaled": format_numbers(row.scaled, d),
+            "mask": format_numbers(row.masked_scores, d),
+            "softmax": format_numbers(weights, d),
+            "output": format_numbers(output, d_out, limit),
+            "sharpness": tr("largest weight {max_s:.2f} → {max_u:.2f} without ÷√d_k;  "
+                            "entropy {ent_s:.2f} → {ent_u:.2f} bits", max_s=float(max_s), max_u=float(max_u),
+                            ent_s=float(ent_s), ent_u=float(ent_u)),
+        }
+        for step, text in texts.items():
+            self.numbers[step].setText(text)

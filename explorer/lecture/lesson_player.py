@@ -1,0 +1,210 @@
+"""Lessons in the window: File › Save lesson slide… appends the view on screen to a lesson file, File ›
+Open lesson… replays one, keyboard only (lecture mode, issue 21; the file format is lesson_file.py).
+
+While a lesson plays, PageDown / PageUp go to the next / previous slide and Esc ends the lesson, wherever
+the focus is: the player filters keys for the whole application. Outside a lesson PageUp / PageDown keep
+switching the attention kind (panel_keys.py); during one they belong to the lesson, since a presenter
+with a clicker (which sends exactly these keys) must never change the kind by accident. Esc ends the
+lesson only; presentation mode (F5) stays on until a second Esc. A slide changes the view, the kind,
+layer and head at once, and translates its sentence when it is not the one on screen.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import QEvent, QObject, Qt, Signal
+from PySide6.QtGui import QAction
+from PySide6.QtWidgets import QApplication, QFileDialog, QLabel, QMessageBox
+
+from explorer.lecture.lesson_file import LessonError, Slide, append_slide, read_lesson
+from explorer.ui.i18n import tr
+from explorer.ui.style import bold_font
+
+LESSON_FILTER = "Lessons (*.json);;All files (*)"
+KEYS = {Qt.Key.Key_PageDown: +1, Qt.Key.Key_PageUp: -1, Qt.Key.Key_Escape: 0}
+
+
+class LessonPlayer(QObject):
+    """Captures the window's view as a Slide, and replays a lesson's slides on the window."""
+
+    slide_shown = Signal(int)  # index of the slide now on screen
+    stopped = Signal()
+
+    def __init__(self, window) -> None:
+        super().__init__(window)
+        self._window = window
+        self._slides: tuple[Slide, ...] = ()
+        self._index = -1
+        self.path: Path | None = None  # the lesson last opened or saved to: the dialogs start there
+        self.caption = QLabel()
+        self.caption.setWordWrap(True)
+        self.caption.setContentsMargins(8, 4, 8, 4)
+        self.caption.setFont(bold_font())  # only bold: the size follows the zoom and presentation mode
+        self.caption.hide()
+        window.controller.translation_ready.connect(self._on_translation)
+
+    # -- saving ------------------------------------------------------------------------------------
+
+    def current_slide(self) -> Slide:
+        """The view on screen as a slide; ValueError (one line) when it cannot be one."""
+        w = self._window
+        view = w.current_view()
+        shown = w.controller.translation
+        if view == "other":
+            raise ValueError("only the attention and positional-encoding views can be slides, not this tab")
+        if shown is None or not shown.source.strip():
+            raise ValueError("translate a sentence first: a slide shows a sentence's attention")
+        kind, layer, head, mean = w.attention_panel.state()
+        formula = w.formula_dock.widget()
+        cell = formula.cell() if w.formula_dock.isVisible() else None
+        clock = w.clock_view if view == "clock" else None
+        return Slide(sentence=shown.source.strip(), view=view, kind=kind, layer=layer + 1, head=head + 1,
+                     mean=mean, beam=w.translate_panel.beam_size(), cell=cell,
+                     position=clock.position() if clock else None, shift=clock.shift() if clock else None)
+
+    def save_slide(self, path: Path | str) -> bool:
+        """Append the view on screen to the lesson at ``path``; False (and one line said) on failure."""
+        info = self._window.controller.info
+        try:
+            if info is None:
+                raise ValueError("open a model first")
+            count = append_slide(path, self.current_slide(), info.n_layers, info.n_heads)
+        except (ValueError, OSError) as exc:
+            return self._fail("Could not save the slide", str(exc))
+        self.path = Path(path)
+        self._window.show_status(f"Slide {count} saved to {self.path.name}")
+        return True
+
+    # -- playing -----------------------------------------------------------------------------------
+
+    def open_lesson(self, path: Path | str) -> bool:
+        """Check the whole lesson, then show its first slide; a bad file changes nothing."""
+        info = self._window.controller.info
+        try:
+            if info is None:
+                raise LessonError("open a model first: a lesson's layers and heads are checked against it")
+            slides = read_lesson(path, info.n_layers, info.n_heads)
+        except LessonError as exc:
+            return self._fail("Could not open the lesson", str(exc))
+        self.path, self._slides = Path(path), slides
+        QApplication.instance().installEventFilter(self)
+        self.go(0)
+        return True
+
+    def is_playing(self) -> bool:
+        return self._index >= 0
+
+    def index(self) -> int:
+        return self._index
+
+    def slides(self) -> tuple[Slide, ...]:
+        return self._slides
+
+    def go(self, index: int) -> None:
+        """Show slide ``index`` (clamped to the lesson)."""
+        if not self._slides:
+            return
+        self._index = min(max(0, index), len(self._slides) - 1)
+        self._apply(self._slides[self._index])
+        self.slide_shown.emit(self._index)
+
+    def step(self, delta: int) -> None:
+        self.go(self._index + delta)
+
+    def stop(self) -> None:
+        if not self.is_playing():
+            return
+        QApplication.instance().removeEventFilter(self)
+        self._index, self._slides = -1, ()
+        self.caption.hide()
+        self._window.show_status("Lesson ended")
+        self.stopped.emit()
+
+    def eventFilter(self, watched, event) -> bool:  # noqa: N802 - Qt override
+        kind = event.type()
+        if kind not in (QEvent.Type.KeyPress, QEvent.Type.ShortcutOverride) or not self.is_playing():
+            return False
+        try:
+            key = Qt.Key(event.key())
+        except ValueError:  # a key Qt has no name for: not ours
+            return False
+        if key not in KEYS or event.modifiers() not in (Qt.KeyboardModifier.NoModifier,
+                                                        Qt.KeyboardModifier.KeypadModifier):
+            return False
+        if kind == QEvent.Type.ShortcutOverride:
+            event.accept()  # no shortcut (presentation mode's Esc) takes the key: the key press follows
+            return True
+        self.stop() if KEYS[key] == 0 else self.step(KEYS[key])
+        return True
+
+    # -- internals ---------------------------------------------------------------------------------
+
+    def _apply(self, slide: Slide) -> None:
+        w = self._window
+        w.attention_panel.set_state(slide.kind, slide.layer - 1, slide.head - 1, slide.mean)
+        w.show_view(slide.view)
+        if slide.position is not None:
+            w.clock_view.set_position(slide.position)
+        if slide.shift is not None:
+            w.clock_view.set_shift(slide.shift)
+        if slide.cell is not None:
+            w.formula_dock.show()  # its q, k and v are captured only while it is open
+            w.formula_dock.widget().select_cell(*slide.cell)
+        shown = w.controller.translation
+        if shown is None or shown.source.strip() != slide.sentence or w.translate_panel.beam_size() != slide.beam:
+            w.translate_panel.set_text(slide.sentence)
+            w.translate_panel.set_beam_size(slide.beam)
+            w.translate_panel.request_translation()
+        if w.presentation.is_active():
+            w.presentation.set_sentence(slide.sentence)
+        title = f" — {slide.title}" if slide.title else ""
+        self.caption.setText(tr("Slide {i} of {n}{title}   (PageDown next, PageUp back, Esc ends the lesson)",
+                                i=self._index + 1, n=len(self._slides), title=title))
+        self.caption.show()
+        w.show_status(tr("Lesson {name}: slide {i} of {n}", name=self.path.name if self.path else "",
+                         i=self._index + 1, n=len(self._slides)))
+
+    def _on_translation(self, _translation) -> None:
+        # A new sentence resets the walkthrough's cell (formula_dock connects first): select it again.
+        if self.is_playing() and self._slides[self._index].cell is not None:
+            self._window.formula_dock.widget().select_cell(*self._slides[self._index].cell)
+
+    def _fail(self, title: str, message: str) -> bool:
+        line = " ".join(message.split())
+        self._window.show_status(line)
+        if self._window.show_dialogs:
+            QMessageBox.warning(self._window, title, line)
+        return False
+
+
+def install_lessons(window, menu, before: QAction) -> LessonPlayer:
+    """The lesson player of ``window``, its caption above the tabs and its two entries in ``menu``
+    (above ``before``). Installed after the formula dock: a new translation must reach the dock
+    (which resets its cell) before the player selects the slide's cell again."""
+    player = LessonPlayer(window)
+    window.add_above_tabs(player.caption)
+
+    def start_dir() -> str:
+        return str(player.path) if player.path else str(Path.home() / "lesson.json")
+
+    def save() -> None:
+        path, _ = QFileDialog.getSaveFileName(window, "Add the view as a slide to the lesson", start_dir(),
+                                              LESSON_FILTER, options=QFileDialog.Option.DontConfirmOverwrite)
+        if path:
+            player.save_slide(path)
+
+    def open_() -> None:
+        path, _ = QFileDialog.getOpenFileName(window, "Open lesson", start_dir(), LESSON_FILTER)
+        if path:
+            player.open_lesson(path)
+
+    actions = []
+    for text, slot in (("Save lesson &slide…", save), ("Open &lesson…", open_)):
+        action = QAction(text, window)
+        action.triggered.connect(slot)
+        menu.insertAction(before, action)
+        actions.append(action)
+    menu.insertSeparator(before)
+    window.save_slide_action, window.open_lesson_action = actions
+    return player

@@ -1,0 +1,120 @@
+"""Presentation mode (View › Presentation mode, F5): the attention view and the sentence, large.
+
+On a 1024 × 768 projector the sentence column, the tab bar, the menus and the status bar take a third
+of the screen and are unreadable from the back of the room anyway. Presentation mode hides them,
+enlarges every font, drops the statistics line under the plots, and puts the sentence (editable;
+Enter translates it) and its translation above the view. Everything comes back as it was when the mode
+is left (F5 or Esc).
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QKeySequence, QShortcut
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QLineEdit, QVBoxLayout, QWidget
+
+from explorer.ui.style import bold_font
+
+FONT_FACTOR = 1.3  # on top of the current zoom: the room reads the projector, not a laptop
+
+
+class SentenceBar(QWidget):
+    """The sentence, and under it an arrow and the translation. Hidden outside presentation mode."""
+
+    translate_requested = Signal(str)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.sentence_edit = QLineEdit()
+        self.sentence_edit.setPlaceholderText("Type a sentence, then press Enter")
+        self.sentence_edit.returnPressed.connect(
+            lambda: self.translate_requested.emit(self.sentence_edit.text().strip()))
+        self.translation_label = QLabel("")
+        self.translation_label.setTextFormat(Qt.TextFormat.PlainText)
+        self.translation_label.setFont(bold_font())  # only bold: the size follows the zoom
+        self.translation_label.setWordWrap(True)  # a long translation wraps instead of widening
+        arrow = QLabel("→")
+        arrow.setAlignment(Qt.AlignmentFlag.AlignTop)
+        translation = QHBoxLayout()
+        translation.addWidget(arrow)
+        translation.addWidget(self.translation_label, 1)
+        # The sentence above its translation, each the full width: read from the back of a room.
+        column = QVBoxLayout(self)
+        column.setContentsMargins(8, 6, 8, 2)
+        column.setSpacing(2)
+        column.addWidget(self.sentence_edit)
+        column.addLayout(translation)
+
+    def set_sentence(self, text: str) -> None:
+        self.sentence_edit.setText(text)
+        self.sentence_edit.setCursorPosition(0)  # show the start of a long sentence, not its end
+
+    def set_translation(self, text: str) -> None:
+        self.translation_label.setText(text)
+        self.translation_label.setToolTip(text)
+
+
+class PresentationMode:
+    """Switches a MainWindow into and out of presentation mode and owns its sentence bar."""
+
+    def __init__(self, window) -> None:
+        self._window = window
+        self._saved: dict | None = None
+        self.bar = SentenceBar()
+        self.bar.hide()
+        self.bar.translate_requested.connect(self._translate)
+        # Esc leaves the mode; the menu bar, and with it the F5 menu entry, is hidden meanwhile, so
+        # the window itself carries the shortcuts (see MainWindow._build_menus).
+        self._escape = QShortcut(QKeySequence(Qt.Key.Key_Escape), window)
+        self._escape.setEnabled(False)
+        self._escape.activated.connect(self.leave)
+
+    def is_active(self) -> bool:
+        return self._saved is not None
+
+    def toggle(self) -> None:
+        self.leave() if self.is_active() else self.enter()
+
+    def enter(self) -> None:
+        if self.is_active():
+            return
+        w = self._window
+        self._saved = {"scale": w.font_scale(), "sidebar": w.sidebar.isVisibleTo(w),
+                       "status": w.statusBar().isVisibleTo(w), "menu": w.menuBar().isVisibleTo(w)}
+        for widget in (w.sidebar, w.statusBar(), w.menuBar(), w.tabs.tabBar()):
+            widget.hide()
+        w.attention_panel.set_compact(True)
+        self.bar.set_sentence(w.translate_panel.text())
+        self.bar.set_translation(w.translate_panel.translation_text())
+        self.bar.show()
+        w.set_font_scale(self._saved["scale"] * FONT_FACTOR)
+        self._escape.setEnabled(True)
+        w.presentation_action.setChecked(True)
+
+    def leave(self) -> None:
+        if not self.is_active():
+            return
+        w, saved = self._window, self._saved
+        self._saved = None
+        self.bar.hide()
+        w.sidebar.setVisible(saved["sidebar"])
+        w.statusBar().setVisible(saved["status"])
+        w.menuBar().setVisible(saved["menu"])
+        w.tabs.tabBar().show()
+        w.attention_panel.set_compact(False)
+        w.set_font_scale(saved["scale"])
+        self._escape.setEnabled(False)
+        w.presentation_action.setChecked(False)
+
+    def show_translation(self, text: str) -> None:
+        self.bar.set_translation(text)
+
+    def set_sentence(self, text: str) -> None:
+        """The sentence the bar shows (a lesson slide changes it while the room watches)."""
+        self.bar.set_sentence(text)
+
+    def _translate(self, text: str) -> None:
+        # The sentence column stays the one source of truth (history, beam size): edit it, then ask.
+        panel = self._window.translate_panel
+        panel.set_text(text)
+        panel.request_translation()

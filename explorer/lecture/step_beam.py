@@ -1,0 +1,61 @@
+"""The search's hypotheses after one step: for beam search the k it keeps alive and those that ended.
+
+Live hypotheses are scored by their summed log-probabilities; ended ones (with </s>) by the same sum
+divided by the length penalty ((5 + |Y|) / 6)^α, which is how beam search ranks them. The hypothesis
+that the final translation grows from is drawn in the accent colour, so the class can follow it.
+"""
+
+from __future__ import annotations
+
+from PySide6 import QtCore, QtGui, QtWidgets
+
+from explorer.ui.style import ACCENT, MUTED
+from model.records import Hypothesis
+
+
+def hypothesis_text(pieces) -> str:
+    """The pieces as text: SentencePiece's word marks become spaces, the end mark stays visible."""
+    text = "".join(p for p in pieces if p != "</s>").replace("\u2581", " ").strip()
+    return (text + " </s>").strip() if pieces and pieces[-1] == "</s>" else text
+
+
+class HypothesisTable(QtWidgets.QTableWidget):
+    """Two columns, hypothesis and score; ``set_hypotheses`` fills it, ``texts()`` reads it back."""
+
+    def __init__(self, parent=None) -> None:
+        super().__init__(0, 2, parent)
+        self.setHorizontalHeaderLabels(["Hypothesis", "Score"])
+        self.verticalHeader().hide()
+        self.setEditTriggers(QtWidgets.QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.setSelectionMode(QtWidgets.QAbstractItemView.SelectionMode.NoSelection)
+        self.setFocusPolicy(QtCore.Qt.FocusPolicy.NoFocus)  # the step keys belong to the step view
+        header = self.horizontalHeader()
+        header.setSectionResizeMode(0, QtWidgets.QHeaderView.ResizeMode.Stretch)
+        header.setSectionResizeMode(1, QtWidgets.QHeaderView.ResizeMode.ResizeToContents)
+        self.setWordWrap(False)
+
+    def set_hypotheses(self, hypotheses: tuple[Hypothesis, ...], followed: tuple[str, ...] = ()) -> None:
+        """Fill the rows; the hypothesis equal to ``followed`` (the final output's prefix) is marked."""
+        self.setRowCount(len(hypotheses))
+        bold = QtGui.QFont(self.font())
+        bold.setBold(True)
+        marked = None
+        for row, h in enumerate(hypotheses):
+            text = ("✓ " if h.finished else "") + hypothesis_text(h.pieces)
+            cells = (QtWidgets.QTableWidgetItem(text), QtWidgets.QTableWidgetItem(f"{h.score:.2f}"))
+            tip = " ".join(h.pieces) + ("\nended: its score is divided by the length penalty" if h.finished else "")
+            for col, item in enumerate(cells):
+                item.setToolTip(tip)
+                if tuple(h.pieces) == tuple(followed):
+                    item.setForeground(QtGui.QColor(ACCENT))
+                    item.setFont(bold)
+                    marked = row
+                elif h.finished:
+                    item.setForeground(QtGui.QColor(MUTED))
+                self.setItem(row, col, item)
+        if marked is not None:  # on a small screen the hypothesis the class follows stays in view
+            self.scrollToItem(self.item(marked, 0))
+
+    def texts(self) -> list[tuple[str, str]]:
+        """(hypothesis, score) as shown, top to bottom."""
+        return [(self.item(r, 0).text(), self.item(r, 1).text()) for r in range(self.rowCount())]

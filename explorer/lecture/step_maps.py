@@ -1,0 +1,115 @@
+"""The two maps of the step view: decoder masked self-attention growing one row per step, and the
+cross-attention rows so far with the current step's row boxed over the source.
+
+Both keep the frame of the finished translation (T rows; T or S columns) from the first step, so the
+cells do not jump in size as rows arrive: the rows still to come are empty space, not zeros, and their
+pieces are not named yet (the class should not read the answer before the model has chosen it).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from PySide6 import QtCore, QtGui, QtWidgets
+
+from explorer.attention.heatmap import CELL_NUMBERS_MAX, HeatmapView
+from explorer.attention.mask_overlay import highlight_box
+from explorer.ui.i18n import tr
+from explorer.ui.style import BASE_POINT_SIZE
+from model.records import AttentionMaps
+
+HIGHLIGHT = "#ff3b30"  # the heatmap's hover red: "this row is the step now"
+
+
+def head_matrix(maps: AttentionMaps, kind: str, layer: int, head: int | None) -> np.ndarray:
+    """The (rows, cols) map of one head, or the mean over heads when head is None."""
+    arr = maps.of_kind(kind)[layer]
+    return arr.mean(axis=0) if head is None else arr[head]
+
+
+class StepMaps(QtWidgets.QWidget):
+    """Decoder self-attention (t × t) beside cross-attention (t × S) after step t (1-based)."""
+
+    def __init__(self, parent=None) -> None:
+        super().__init__(parent)
+        self.decoder = HeatmapView()
+        self.cross = HeatmapView()
+        self._box = highlight_box(HIGHLIGHT, 9)
+        self.cross.plot.addItem(self._box)
+        self._maps: AttentionMaps | None = None
+        self._args: tuple = (None, 0, None, 0)
+        self._font_scale = 1.0
+        self._shown = (np.zeros((0, 0), np.float32), np.zeros((0, 0), np.float32))
+        layout = QtWidgets.QHBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.setSpacing(4)
+        layout.addWidget(self.decoder, 1)
+        layout.addWidget(self.cross, 1)
+
+    def set_step(self, maps: AttentionMaps | None, layer: int, head: int | None, step: int) -> None:
+        """Show the maps after ``step`` pieces have been chosen (1..T); head None = mean over heads."""
+        self._maps, self._args = maps, (maps, layer, head, step)
+        if maps is None or step < 1:
+            self._shown = (np.zeros((0, 0), np.float32), np.zeros((0, 0), np.float32))
+            self._box.hide()
+            return
+        n_target, n_source = len(maps.target_tokens), len(maps.source_tokens)
+        t = min(step, n_target)
+        dec = head_matrix(maps, "decoder", layer, head)[:t, :t]
+        cross = head_matrix(maps, "cross", layer, head)[:t]
+        rows = maps.target_tokens[:t]
+        self.decoder.cell_numbers_max = self._numbers_max(self.decoder, n_target, n_target)
+        self.cross.cell_numbers_max = self._numbers_max(self.cross, n_target, n_source)
+        self.decoder.set_matrix(dec, rows, rows, masked=maps.masked("decoder")[:t, :t],
+                                title=tr("Decoder masked self-attention"),
+                                row_title=tr("Query (decoder input)"), col_title=tr("Key (decoder input)"))
+        self.cross.set_matrix(cross, rows, maps.source_tokens,
+                              title=tr("Cross-attention over the source"),
+                              row_title=tr("Query (decoder input)"), col_title=tr("Key (source)"))
+        self._hold_frame(self.decoder, n_target, n_target)
+        self._hold_frame(self.cross, n_target, n_source)
+        self._box.setRect(QtCore.QRectF(-0.5, t - 1.5, n_source, 1.0))
+        self._box.show()
+        self._shown = (dec.astype(np.float32), cross.astype(np.float32))
+
+    def _numbers_max(self, view: HeatmapView, rows: int, cols: int) -> int:
+        """Numbers in the cells only where the finished frame's cells are wider than "0.00": the two maps
+        share the width, so on a projector most frames are too narrow (the read-out still says it)."""
+        font = QtGui.QFont(self.font())
+        font.setPointSizeF(BASE_POINT_SIZE * 0.9 * self._font_scale)  # the heatmap's cell-number size
+        width = view.plot.vb.width() or 0.6 * view.width()
+        cell_w, cell_h = width / max(cols, 1), (view.plot.vb.height() or 0.6 * view.height()) / max(rows, 1)
+        metrics = QtGui.QFontMetricsF(font)
+        fits = cell_w >= metrics.horizontalAdvance("0.00") + 4 and cell_h >= metrics.height()
+        return CELL_NUMBERS_MAX if fits else 0
+
+    def resizeEvent(self, event) -> None:  # Qt override
+        super().resizeEvent(event)
+        if self._maps is not None:  # the cells changed size: numbers may now fit, or no longer
+            QtCore.QTimer.singleShot(0, self, lambda: self.set_step(*self._args))
+
+    @staticmethod
+    def _hold_frame(view: HeatmapView, rows: int, cols: int) -> None:
+        """Keep the finished translation's frame: the rows to come are room, so cells keep their size."""
+        view.plot.vb.setLimits(xMin=-0.5, xMax=cols - 0.5, yMin=-0.5, yMax=rows - 0.5)
+        view.plot.vb.setRange(xRange=(-0.5, cols - 0.5), yRange=(-0.5, rows - 0.5), padding=0)
+
+    def shown_decoder(self) -> np.ndarray:
+        """The decoder self-attention drawn now, (t, t): the final map's first t rows and columns."""
+        return self._shown[0].copy()
+
+    def shown_cross(self) -> np.ndarray:
+        """The cross-attention rows drawn now, (t, S); the last is the current step's, boxed."""
+        return self._shown[1].copy()
+
+    def highlighted_row(self) -> int | None:
+        """The cross-attention row boxed as the current step, or None."""
+        return int(round(self._box.rect().center().y())) if self._shown[1].size else None
+
+    def set_colormap(self, name: str) -> None:
+        self.decoder.set_colormap(name)
+        self.cross.set_colormap(name)
+
+    def set_font_scale(self, f: float) -> None:
+        self._font_scale = max(0.5, float(f))
+        self.decoder.set_font_scale(f)
+        self.cross.set_font_scale(f)

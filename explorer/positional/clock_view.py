@@ -1,0 +1,293 @@
+"""Positions as clock hands (section 3.5 of the paper), the PE tab's lecture view.
+
+Each (sin, cos) pair of encoding dimensions is a hand whose tip is (x, y) = (sin, cos): at position 0
+every hand points to 12, and as the position advances each turns clockwise at its own speed ω_i. The
+dashed hand is PE(pos + k); the table under the clocks measures, from the encoding table itself, how far
+each hand turns between pos and pos + k for several pos: the same angle in every column, which is why
+PE(pos + k) is one fixed rotation of PE(pos). A strip above the clocks marks the positions beyond the
+longest training sentence, which the model never saw (ModelInfo.max_train_length).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pyqtgraph as pg
+from PySide6 import QtCore, QtGui, QtWidgets
+
+from explorer.attention.heatmap import BASE_POINT_SIZE, release_title_width
+from explorer.positional.clock import angular_speeds, clock_pairs, measured_turns, pair_columns
+from explorer.positional.clock_table import TurnTable
+from explorer.positional.encoding import sinusoidal_pe
+from explorer.ui.flow_layout import FlowLayout
+from explorer.ui.i18n import tr
+
+SHIFT_COLOR = "#ff7f0e"  # the dashed hand of PE(pos + k)
+UNSEEN_BRUSH = (214, 39, 40, 45)  # positions never seen in training (the PE tab's marker red)
+UNSEEN_FACE = (214, 39, 40, 25)
+TABLE_POSITIONS = (0, 25, 100)  # plus the current position: "several pos" the class can compare
+PLAY_MS = 400
+COLUMNS = 4  # clocks per row
+
+
+def _pen(color, width: float = 1.0, dash: bool = False) -> QtGui.QPen:
+    pen = pg.mkPen(color, width=width, style=QtCore.Qt.PenStyle.DashLine if dash else QtCore.Qt.PenStyle.SolidLine)
+    pen.setCosmetic(True)
+    return pen
+
+
+class ClockView(QtWidgets.QWidget):
+    """Clock faces for a few (sin, cos) pairs, a position slider with Play, the shift k and its table."""
+
+    def __init__(self, parent=None) -> None:
+        super().__init__(parent)
+        self._d_model, self._layout, self._train_length, self._sentence = 512, "interleaved", 0, 0
+        self._position, self._shift, self._last = 0, 1, 199
+        self._pairs = clock_pairs(self._d_model)
+        self._text = self.palette().color(QtGui.QPalette.ColorRole.WindowText)
+
+        self.slider = QtWidgets.QSlider(QtCore.Qt.Orientation.Horizontal)
+        self.slider.setMinimumWidth(160)
+        self.position_spin = QtWidgets.QSpinBox()
+        self.shift_spin = QtWidgets.QSpinBox()
+        self.shift_spin.setRange(1, 100)
+        self.shift_spin.setToolTip("k: how many positions further the dashed hand is")
+        self.play_button = QtWidgets.QPushButton("Play")
+        self.play_button.setCheckable(True)
+        self._timer = QtCore.QTimer(self)
+        self._timer.setInterval(PLAY_MS)
+        self._timer.timeout.connect(self._tick)
+        self.slider.valueChanged.connect(self.set_position)
+        self.position_spin.valueChanged.connect(self.set_position)
+        self.shift_spin.valueChanged.connect(self.set_shift)
+        self.play_button.toggled.connect(self.set_playing)
+        bar_widget = QtWidgets.QWidget()
+        bar = FlowLayout(bar_widget, spacing=6)  # wraps at 1024 px instead of widening the window
+        bar.setContentsMargins(0, 0, 0, 0)
+        for label, widgets in (("Position", (self.slider, self.position_spin, self.play_button)),
+                               ("Shift k", (self.shift_spin,))):
+            group = QtWidgets.QWidget()
+            row = QtWidgets.QHBoxLayout(group)
+            row.setContentsMargins(0, 0, 8, 0)
+            row.addWidget(QtWidgets.QLabel(label))
+            for w in widgets:
+                row.addWidget(w)
+            bar.addWidget(group)
+        self.note = QtWidgets.QLabel()
+        self.note.setWordWrap(True)
+
+        self.canvas = pg.GraphicsLayoutWidget()
+        self.canvas.setBackground(self.palette().color(QtGui.QPalette.ColorRole.Base))
+        self.strip = self.canvas.addPlot(row=0, col=0, colspan=COLUMNS)
+        self.strip.setMenuEnabled(False)
+        self.strip.hideButtons()
+        self.strip.hideAxis("left")
+        self.strip.setMouseEnabled(x=False, y=False)
+        self.strip.setYRange(0, 1, padding=0)
+        self.canvas.ci.layout.setRowMaximumHeight(0, 64)
+        self.unseen = pg.LinearRegionItem(movable=False, brush=pg.mkBrush(*UNSEEN_BRUSH), pen=_pen("#d62728", 2))
+        self.unseen_label = pg.TextItem("never seen in training", color="#d62728", anchor=(0, 0.5))
+        self.sentence_region = pg.LinearRegionItem(movable=False, brush=pg.mkBrush(31, 119, 180, 40),
+                                                   pen=_pen("#1f77b4"))
+        self.now_line = pg.InfiniteLine(angle=90, pen=_pen(self._text, 3))
+        self.shift_line = pg.InfiniteLine(angle=90, pen=_pen(SHIFT_COLOR, 2, dash=True))
+        for item in (self.sentence_region, self.unseen, self.unseen_label, self.now_line, self.shift_line):
+            self.strip.addItem(item)
+        self.unseen_label.setPos(0, 0.5)
+        self.clocks: list[dict] = []
+
+        self.table = TurnTable()
+        self.table_title = QtWidgets.QLabel()
+        self.table_title.setWordWrap(True)
+        below = QtWidgets.QWidget()
+        below_layout = QtWidgets.QVBoxLayout(below)
+        below_layout.setContentsMargins(0, 0, 0, 0)
+        below_layout.addWidget(self.table_title)
+        below_layout.addWidget(self.table, 1)
+        split = QtWidgets.QSplitter(QtCore.Qt.Orientation.Vertical)
+        split.addWidget(self.canvas)
+        split.addWidget(below)
+        split.setStretchFactor(0, 3)
+        split.setStretchFactor(1, 2)
+        layout = QtWidgets.QVBoxLayout(self)
+        layout.setContentsMargins(4, 4, 4, 4)
+        layout.addWidget(bar_widget)
+        layout.addWidget(self.note)
+        layout.addWidget(split, 1)
+        self._font_size = f"{BASE_POINT_SIZE:.1f}pt"
+        self._build_clocks()
+        self._update_range()
+
+    # ----------------------------------------------------------------------------------- public API
+    def set_model(self, d_model: int, layout: str = "interleaved", train_length: int = 0) -> None:
+        """The loaded model's d_model, PE layout and longest training sequence (0: unknown)."""
+        self._d_model = max(2, int(d_model))
+        self._layout = "halves" if layout == "halves" else "interleaved"
+        self._train_length = max(0, int(train_length))
+        self._pairs = clock_pairs(self._d_model)
+        self._build_clocks()
+        self._update_range()
+
+    def set_sentence_length(self, n: int) -> None:
+        self._sentence = max(0, int(n))
+        self._update_range()
+
+    def set_position(self, pos: int) -> None:
+        self._position = min(max(0, int(pos)), self._last)
+        self._redraw()
+
+    def position(self) -> int:
+        return self._position
+
+    def set_shift(self, k: int) -> None:
+        self._shift = min(max(1, int(k)), self.shift_spin.maximum())
+        self._redraw()
+
+    def shift(self) -> int:
+        return self._shift
+
+    def last_position(self) -> int:
+        return self._last
+
+    def set_playing(self, on: bool) -> None:
+        """Play advances the position one step every PLAY_MS, starting over after the last one."""
+        self._timer.start() if on else self._timer.stop()
+        self.play_button.blockSignals(True)
+        self.play_button.setChecked(on)
+        self.play_button.setText("Pause" if on else "Play")
+        self.play_button.blockSignals(False)
+
+    def is_playing(self) -> bool:
+        return self._timer.isActive()
+
+    def shown_pairs(self) -> list[int]:
+        return list(self._pairs)
+
+    def hand_tips(self) -> np.ndarray:
+        """The drawn hands' tips, (pairs, 2, 2): [pair, 0] = PE(pos)'s (sin, cos), [pair, 1] = PE(pos + k)'s."""
+        tips = []
+        for clock in self.clocks:
+            (_, hx), (_, hy) = (clock["hand"].getData()[i] for i in (0, 1))
+            (_, gx), (_, gy) = (clock["ghost"].getData()[i] for i in (0, 1))
+            tips.append([[hx, hy], [gx, gy]])
+        return np.array(tips, dtype=np.float64)
+
+    def rotation_table(self) -> tuple[list[int], list[int], np.ndarray]:
+        """(pairs, positions, degrees): the turn from PE(pos) to PE(pos + k) that the table shows."""
+        return list(self._pairs), list(self._table_positions), self._turns.copy()
+
+    def unseen_start(self) -> float | None:
+        """Where the 'never seen in training' band starts on the position strip; None when hidden."""
+        return self.unseen.getRegion()[0] if self.unseen.isVisible() else None
+
+    def set_font_scale(self, f: float) -> None:
+        f = max(0.5, float(f))
+        self._font_size = f"{BASE_POINT_SIZE * f:.1f}pt"
+        font = QtGui.QFont(self.font())
+        font.setPointSizeF(BASE_POINT_SIZE * f)
+        self.strip.getAxis("bottom").setStyle(tickFont=font)
+        self.unseen_label.setFont(font)
+        for clock in self.clocks:
+            clock["plot"].setTitle(clock["title"], color=self._text.name(), size=self._font_size)
+            release_title_width(clock["plot"])
+
+    # ------------------------------------------------------------------------------------- internals
+    def _build_clocks(self) -> None:
+        for clock in self.clocks:
+            self.canvas.removeItem(clock["plot"])
+        self.clocks = []
+        circle = np.linspace(0.0, 2.0 * np.pi, 97)
+        speeds = angular_speeds(self._d_model)
+        for n, pair in enumerate(self._pairs):
+            plot = self.canvas.addPlot(row=1 + n // COLUMNS, col=n % COLUMNS)
+            plot.setMenuEnabled(False)
+            plot.hideButtons()
+            plot.hideAxis("left")
+            plot.hideAxis("bottom")
+            plot.setMouseEnabled(x=False, y=False)
+            plot.setAspectLocked(True)
+            plot.setRange(xRange=(-1.15, 1.15), yRange=(-1.15, 1.15), padding=0)
+            plot.plot(np.sin(circle), np.cos(circle), pen=_pen(self._text, 1))
+            plot.plot([0, 0], [0.85, 1.0], pen=_pen(self._text, 2))  # 12 o'clock: position 0
+            s, c = pair_columns(pair, self._d_model, self._layout)
+            turn = 2.0 * math.pi / speeds[pair]
+            turn_text = f"{turn:,.0f}" if turn >= 100 else f"{turn:.3g}"
+            title = tr("dims {s}, {c}<br>one turn: {turn} pos.", s=s, c=c, turn=turn_text)
+            clock = {"plot": plot, "pair": pair, "title": title,
+                     "arc": plot.plot([], [], pen=_pen(SHIFT_COLOR, 2)),
+                     "ghost": plot.plot([], [], pen=_pen(SHIFT_COLOR, 2.5, dash=True)),
+                     "hand": plot.plot([], [], pen=_pen(self._text, 3.5), symbol="o", symbolSize=[0, 7],
+                                       symbolBrush=self._text, symbolPen=None)}
+            plot.setTitle(title, color=self._text.name(), size=self._font_size)
+            release_title_width(plot)  # a long title must not push the last clock off a 1024-px screen
+            self.clocks.append(clock)
+        self._pe_rows = np.zeros((0, self._d_model), np.float32)
+
+    def _update_range(self) -> None:
+        """Positions up to 200, or 1.5 × the training length and the sentence when those are longer."""
+        self._last = max(199, math.ceil(1.5 * self._train_length), self._sentence)
+        for w in (self.slider, self.position_spin):
+            w.blockSignals(True)
+            w.setRange(0, self._last)
+            w.blockSignals(False)
+        self.strip.setXRange(-0.5, self._last + 0.5, padding=0)
+        self.unseen.setVisible(self._train_length > 0)
+        self.unseen_label.setVisible(self._train_length > 0)
+        if self._train_length > 0:  # position p is unseen when no training sequence had p + 1 pieces
+            self.unseen.setRegion((self._train_length - 0.5, self._last + 0.5))
+            self.unseen_label.setPos(self._train_length, 0.5)
+        self.sentence_region.setVisible(self._sentence > 0)
+        self.sentence_region.setRegion((-0.5, self._sentence - 0.5))
+        self._table_positions = sorted(set(TABLE_POSITIONS) | {self._position})
+        self.set_position(min(self._position, self._last))
+        self._redraw()
+
+    def _pe(self) -> np.ndarray:
+        """The encoding table over every position the view can ask for (pos + k included)."""
+        need = self._last + self.shift_spin.maximum() + max(TABLE_POSITIONS) + 1
+        if self._pe_rows.shape[0] < need or self._pe_rows.shape[1] != self._d_model:
+            self._pe_rows = sinusoidal_pe(need, self._d_model, self._layout)
+        return self._pe_rows
+
+    def _redraw(self) -> None:
+        pe, pos, k = self._pe(), self._position, self._shift
+        for w, value in ((self.slider, pos), (self.position_spin, pos), (self.shift_spin, k)):
+            w.blockSignals(True)
+            w.setValue(value)
+            w.blockSignals(False)
+        unseen = 0 < self._train_length <= pos
+        speeds = angular_speeds(self._d_model)
+        for clock in self.clocks:
+            s, c = pair_columns(clock["pair"], self._d_model, self._layout)
+            clock["hand"].setData([0, pe[pos, s]], [0, pe[pos, c]])
+            clock["ghost"].setData([0, pe[pos + k, s]], [0, pe[pos + k, c]])
+            start = math.atan2(pe[pos, s], pe[pos, c])
+            arc = np.linspace(start, start + math.fmod(speeds[clock["pair"]] * k, 2.0 * math.pi), 40)
+            clock["arc"].setData(0.3 * np.sin(arc), 0.3 * np.cos(arc))
+            clock["plot"].getViewBox().setBackgroundColor(pg.mkColor(*UNSEEN_FACE) if unseen else None)
+        self.now_line.setValue(pos)
+        self.shift_line.setValue(pos + k)
+        self._fill_table(pe)
+        where = (tr("Position {pos} is beyond the longest training sentence ({n} pieces): the model never saw it.",
+                    pos=pos, n=self._train_length) if unseen else tr("Position {pos}.", pos=pos))
+        self.note.setText(tr("{where} Solid hand: PE({pos}); dashed: PE({pos} + {k}) = PE({end}).",
+                             where=where, pos=pos, k=k, end=pos + k))
+
+    def _fill_table(self, pe: np.ndarray) -> None:
+        self._table_positions = sorted(set(TABLE_POSITIONS) | {self._position})
+        k, positions = self._shift, self._table_positions
+        self._turns = np.degrees(measured_turns(pe, self._pairs, positions, k, self._d_model, self._layout))
+        expected = np.degrees(np.mod(angular_speeds(self._d_model)[self._pairs] * k, 2.0 * np.pi))
+        self.table_title.setText(tr("How far each hand turns from PE(pos) to PE(pos + {k}), measured on the table, "
+                                    "for several pos: the same in every column, so one rotation takes every "
+                                    "PE(pos) to PE(pos + {k}).", k=k))
+        dims = [", ".join(map(str, pair_columns(p, self._d_model, self._layout))) for p in self._pairs]
+        self.table.fill(dims, k, positions, expected, self._turns)
+
+    def _tick(self) -> None:
+        self.set_position(0 if self._position >= self._last else self._position + 1)
+
+    def hideEvent(self, event) -> None:  # noqa: N802 - Qt override
+        self.set_playing(False)  # a hidden clock must not keep the CPU busy
+        super().hideEvent(event)

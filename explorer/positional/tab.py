@@ -1,0 +1,98 @@
+"""The Positional encoding tab: the table and its waves (pe_view), the clock hands (pe_clock_view), and
+on the table the positions beyond the longest training sentence, which the model never saw.
+
+The mark matters in class: the encoding is defined for any position, so students ask why a model
+cannot simply translate longer sentences. It can compute PE(200), but it never learned what to do with
+it; the band shows where that begins.
+"""
+
+from __future__ import annotations
+
+import pyqtgraph as pg
+from PySide6 import QtWidgets
+
+from explorer.positional.clock_view import ClockView
+from explorer.positional.table_view import PositionalEncodingView
+
+PARTS = ("pe", "clock")
+VEIL = (255, 255, 255, 150)
+FAR = 1e6  # the band's far edge: past any number of positions the table can show
+
+
+class PositionalTab(QtWidgets.QTabWidget):
+    """Sub-tabs "Table and waves" and "Clock hands", fed the model's sizes together."""
+
+    def __init__(self, parent=None) -> None:
+        super().__init__(parent)
+        self.setDocumentMode(True)
+        self.table = PositionalEncodingView()
+        self.clock = ClockView()
+        self.addTab(self.table, "Table and waves")
+        self.addTab(self.clock, "Clock hands")
+        self._train_length = 0
+        pen = pg.mkPen("#d62728", width=2)
+        pen.setCosmetic(True)
+        # A band over the unseen rows of the table, and lines at the same place on PE·PEᵀ.
+        # A pale veil rather than a tint: the table itself is red and blue, so a red tint disappeared.
+        self._band = pg.LinearRegionItem(orientation="horizontal", movable=False,
+                                         brush=pg.mkBrush(*VEIL), pen=pen)
+        self._band_label = pg.TextItem("never seen in training", color="#d62728", anchor=(0, 0),
+                                       fill=pg.mkBrush(255, 255, 255, 220))
+        self._sim_h = pg.InfiniteLine(angle=0, pen=pen)
+        self._sim_v = pg.InfiniteLine(angle=90, pen=pen)
+        self._band_label.setZValue(20)  # above the chosen dimensions' column lines, drawn later
+        self.table.pe_plot.addItem(self._band)
+        self.table.pe_plot.addItem(self._band_label)
+        self.table.sim_plot.addItem(self._sim_h)
+        self.table.sim_plot.addItem(self._sim_v)
+        self.set_train_length(0)
+
+    def set_model(self, info) -> None:
+        """A loaded model's ModelInfo: d_model, PE layout and the longest training sequence."""
+        self.table.set_d_model(info.d_model)
+        self.table.set_layout(info.pe_layout)
+        self.clock.set_model(info.d_model, info.pe_layout, info.max_train_length)
+        self.set_train_length(info.max_train_length)
+
+    def set_train_length(self, n: int) -> None:
+        """Mark positions >= ``n`` as never seen in training (0 hides the marks); the table grows to
+        show a quarter more than ``n`` when it shows fewer, so the mark is on screen."""
+        self._train_length = max(0, int(n))
+        shown = self._train_length > 0
+        for item in (self._band, self._band_label, self._sim_h, self._sim_v):
+            item.setVisible(shown)
+        if not shown:
+            return
+        edge = self._train_length - 0.5  # between the last seen row and the first unseen one
+        wanted = self._train_length + max(8, self._train_length // 4)
+        if self.table.pe_array().shape[0] < wanted:
+            self.table.set_positions(wanted)
+        self._band.setRegion((edge, FAR))
+        self._band_label.setPos(0, edge)
+        self._sim_h.setValue(edge)
+        self._sim_v.setValue(edge)
+
+    def train_length(self) -> int:
+        return self._train_length
+
+    def train_marks(self) -> dict[str, float | None]:
+        """Where the 'never seen in training' marks start (for tests): table band and clock strip."""
+        if not self._band.isVisible():
+            return {"table": None, "similarity": None, "clock": self.clock.unseen_start()}
+        return {"table": self._band.getRegion()[0], "similarity": self._sim_h.value(),
+                "clock": self.clock.unseen_start()}
+
+    def set_sentence_length(self, n: int) -> None:
+        self.table.set_sentence_length(n)
+        self.clock.set_sentence_length(n)
+
+    def show_part(self, part: str) -> None:
+        """'pe' (the table and waves) or 'clock'."""
+        self.setCurrentWidget(self.clock if part == "clock" else self.table)
+
+    def part(self) -> str:
+        return "clock" if self.currentWidget() is self.clock else "pe"
+
+    def set_font_scale(self, f: float) -> None:
+        self.table.set_font_scale(f)
+        self.clock.set_font_scale(f)

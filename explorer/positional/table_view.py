@@ -1,0 +1,315 @@
+"""The sinusoidal positional encoding, three ways: the table, chosen dimensions as waves, PE·PEᵀ.
+
+Each view answers a question students ask: what the table looks like (fast waves on the left, slow
+on the right), why each dimension is a wave of its own wavelength, and why the encoding lets
+attention see *relative* position (PE·PEᵀ depends only on the distance between two positions). The
+current sentence length is marked on all three so the part the model actually used stands out.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pyqtgraph as pg
+from PySide6 import QtCore, QtGui, QtWidgets
+
+from explorer.attention.heatmap import BASE_POINT_SIZE, release_title_width
+from explorer.attention.lines_view import head_color
+from explorer.positional.encoding import (
+    default_dimensions,
+    frequency,
+    pe_similarity,
+    sinusoidal_pe,
+    sinusoidal_pe_at,
+    wavelength,
+)
+from explorer.ui.colormaps import DEFAULT_COLORMAP, DIVERGING_COLORMAP, get_colormap
+from explorer.ui.flow_layout import FlowLayout
+from explorer.ui.i18n import tr
+
+_MARK = "#d62728"
+
+
+def _marker_pen() -> QtGui.QPen:
+    pen = pg.mkPen(_MARK, width=2, style=QtCore.Qt.PenStyle.DashLine)
+    pen.setCosmetic(True)
+    return pen
+
+
+class PositionalEncodingView(QtWidgets.QWidget):
+    """PE heatmap (positions × dimensions), curves of chosen dimensions, and PE·PEᵀ."""
+
+    def __init__(self, parent=None) -> None:
+        super().__init__(parent)
+        self._d_model, self._positions, self._sentence = 512, 100, 0
+        self._layout = "interleaved"  # the loaded model's (ModelConfig.pe_layout)
+        self._dims = default_dimensions(self._d_model)
+        self._pe = np.zeros((0, 0), np.float32)
+        self._sim = np.zeros((0, 0), np.float32)
+
+        self._d_spin = self._spin(2, 4096, self._d_model, "d_model")
+        self._n_spin = self._spin(2, 4096, self._positions, "positions shown")
+        self._len_spin = self._spin(0, 4096, 0, "sentence length (0: none)")
+        self._dims_edit = QtWidgets.QLineEdit(", ".join(map(str, self._dims)))
+        self._dims_edit.setToolTip("Dimensions to draw as curves, comma-separated (0-based)")
+        self._d_spin.valueChanged.connect(self.set_d_model)
+        self._n_spin.valueChanged.connect(self.set_positions)
+        self._len_spin.valueChanged.connect(self.set_sentence_length)
+        self._dims_edit.editingFinished.connect(self._dims_from_text)
+        # The settings wrap onto a second row when narrow: in one row they set a minimum width that
+        # made the window wider than a 1024-px projector whenever this tab was shown.
+        self._bar = QtWidgets.QWidget()
+        bar = FlowLayout(self._bar, spacing=6)
+        bar.setContentsMargins(0, 0, 0, 0)
+        self._dims_edit.setMinimumWidth(120)
+        for text, widget in (("d_model", self._d_spin), ("Positions", self._n_spin),
+                             ("Sentence length", self._len_spin), ("Curves of dimensions", self._dims_edit)):
+            pair = QtWidgets.QWidget()
+            row = QtWidgets.QHBoxLayout(pair)
+            row.setContentsMargins(0, 0, 8, 0)
+            row.addWidget(QtWidgets.QLabel(text))
+            row.addWidget(widget)
+            bar.addWidget(pair)
+
+        self.canvas = pg.GraphicsLayoutWidget()
+        palette = self.palette()
+        self._text = palette.color(QtGui.QPalette.ColorRole.WindowText)
+        self.canvas.setBackground(palette.color(QtGui.QPalette.ColorRole.Base))
+        self.pe_plot = self.canvas.addPlot(row=0, col=0)
+        self.sim_plot = self.canvas.addPlot(row=0, col=1)
+        self.curve_plot = self.canvas.addPlot(row=1, col=0, colspan=2)
+        self.canvas.ci.layout.setRowStretchFactor(0, 3)
+        self.canvas.ci.layout.setRowStretchFactor(1, 2)
+        for plot in (self.pe_plot, self.sim_plot):
+            plot.invertY(True)
+        for plot in (self.pe_plot, self.sim_plot, self.curve_plot):
+            plot.setMenuEnabled(False)
+            plot.hideButtons()
+        self.pe_image = pg.ImageItem(axisOrder="row-major")
+        self.sim_image = pg.ImageItem(axisOrder="row-major")
+        self.pe_plot.addItem(self.pe_image)
+        self.sim_plot.addItem(self.sim_image)
+        self.pe_bar = pg.ColorBarItem(values=(-1, 1), colorMap=get_colormap(DIVERGING_COLORMAP),
+                                      interactive=False, colorMapMenu=False, width=14)
+        self.pe_bar.setImageItem(self.pe_image, insert_in=self.pe_plot)
+        self.sim_bar = pg.ColorBarItem(values=(0, 1), colorMap=get_colormap(DEFAULT_COLORMAP),
+                                       interactive=False, colorMapMenu=False, width=14)
+        self.sim_bar.setImageItem(self.sim_image, insert_in=self.sim_plot)
+        self.curve_plot.showGrid(x=True, y=True, alpha=0.25)
+        self.curve_plot.setYRange(-1.1, 1.1, padding=0)
+        # The legend is a row of labels under the plots that wraps when narrow: inside the plot its
+        # five long entries covered a third of the waves.
+        self._legend_box = QtWidgets.QWidget()
+        self._legend = FlowLayout(self._legend_box, spacing=2)
+        self._legend.setContentsMargins(8, 0, 8, 2)
+
+        # Sentence-length markers: a row boundary on the table, a square on PE·PEᵀ, a band on curves.
+        self._pe_line = pg.InfiniteLine(angle=0, pen=_marker_pen())
+        self._sim_h = pg.InfiniteLine(angle=0, pen=_marker_pen())
+        self._sim_v = pg.InfiniteLine(angle=90, pen=_marker_pen())
+        self._region = pg.LinearRegionItem(movable=False, brush=pg.mkBrush(214, 39, 40, 30),
+                                           pen=_marker_pen())
+        self.pe_plot.addItem(self._pe_line)
+        self.sim_plot.addItem(self._sim_h)
+        self.sim_plot.addItem(self._sim_v)
+        self.curve_plot.addItem(self._region)
+        self._dim_lines: list[pg.InfiniteLine] = []
+
+        layout = QtWidgets.QVBoxLayout(self)
+        layout.setContentsMargins(4, 4, 4, 4)
+        layout.addWidget(self._bar)
+        layout.addWidget(self.canvas, 1)
+        layout.addWidget(self._legend_box)
+        self.set_font_scale(1.0)
+        self._recompute()
+
+    @staticmethod
+    def _spin(lo: int, hi: int, value: int, tip: str) -> QtWidgets.QSpinBox:
+        spin = QtWidgets.QSpinBox()
+        spin.setRange(lo, hi)
+        spin.setValue(value)
+        spin.setToolTip(tip)
+        spin.setKeyboardTracking(False)
+        return spin
+
+    # ----------------------------------------------------------------------------------- public API
+    def set_d_model(self, d: int) -> None:
+        self._d_model = max(2, int(d))
+        if not self._dims or max(self._dims) >= self._d_model:
+            self._dims = default_dimensions(self._d_model)
+        self._recompute()
+
+    def set_layout(self, layout: str) -> None:
+        """Draw the layout the loaded model uses: "interleaved" (the paper) or "halves" (Marian)."""
+        self._layout = "halves" if layout == "halves" else "interleaved"
+        self.pe_plot.setTitle(self.pe_title(), color=self._text.name(), size=self._title_size)
+        self._recompute()
+
+    def pe_title(self) -> str:
+        """The table's title; it names the layout when it is not the paper's (the title, not a label:
+        the tab's bar must stay narrow enough for a 1024-px projector)."""
+        if self._layout == "halves":
+            return tr("Positional encoding PE[pos, i]: sines, then cosines (Marian)")
+        return tr("Positional encoding PE[pos, i]")
+
+    def pe_layout(self) -> str:
+        return self._layout
+
+    def set_positions(self, n: int) -> None:
+        """How many positions (rows) to draw; 100 by default."""
+        self._positions = max(2, int(n))
+        self._recompute()
+
+    def set_sentence_length(self, n: int) -> None:
+        """Mark the first ``n`` positions as the current sentence (0 hides the marks)."""
+        self._sentence = max(0, int(n))
+        self._update_markers()
+
+    def set_curve_dimensions(self, dims) -> None:
+        dims = sorted({int(d) for d in dims if 0 <= int(d) < self._d_model})
+        self._dims = dims
+        self._recompute()
+
+    def curve_dimensions(self) -> list[int]:
+        return list(self._dims)
+
+    def d_model(self) -> int:
+        return self._d_model
+
+    def sentence_length(self) -> int:
+        return self._sentence
+
+    def pe_array(self) -> np.ndarray:
+        """The (positions, d_model) table shown in the heatmap."""
+        return self._pe.copy()
+
+    def similarity_array(self) -> np.ndarray:
+        """The (positions, positions) PE·PEᵀ shown in the similarity map."""
+        return self._sim.copy()
+
+    def set_colormap(self, name: str) -> None:
+        """Colour map of PE·PEᵀ (the PE table keeps its diverging map: its values are signed)."""
+        self.sim_bar.setColorMap(get_colormap(name))
+
+    def set_font_scale(self, f: float) -> None:
+        font = QtGui.QFont(self.font())
+        font.setPointSizeF(BASE_POINT_SIZE * max(0.5, float(f)))
+        size = self._title_size = f"{BASE_POINT_SIZE * 1.1 * max(0.5, float(f)):.1f}pt"
+        titles = {
+            self.pe_plot: (self.pe_title(), tr("dimension i"), tr("position")),
+            self.sim_plot: (tr("Similarity PE·PEᵀ"), tr("position"), tr("position")),
+            self.curve_plot: (tr("Chosen dimensions over position"), tr("position"), tr("PE value")),
+        }
+        for plot, (title, bottom, left) in titles.items():
+            plot.setTitle(title, color=self._text.name(), size=size)
+            release_title_width(plot)
+            for name, text in (("bottom", bottom), ("left", left)):
+                axis = plot.getAxis(name)
+                axis.setStyle(tickFont=font)
+                axis.setPen(self._text)
+                axis.setTextPen(self._text)
+                axis.setLabel(text, color=self._text.name(), **{"font-size": size})
+        self._legend_box.setFont(font)
+        for bar in (self.pe_bar, self.sim_bar):
+            bar.axis.setStyle(tickFont=font)
+            bar.axis.setWidth(None)
+            bar.axis.setPen(self._text)
+            bar.axis.setTextPen(self._text)
+
+    def _add_legend_entry(self, color: QtGui.QColor, name: str) -> None:
+        entry = QtWidgets.QWidget()
+        row = QtWidgets.QHBoxLayout(entry)
+        row.setContentsMargins(0, 0, 12, 0)
+        row.setSpacing(4)
+        dot = QtWidgets.QLabel("\u25cf")
+        palette = dot.palette()
+        palette.setColor(QtGui.QPalette.ColorRole.WindowText, color)
+        dot.setPalette(palette)
+        label = QtWidgets.QLabel(name)
+        label.setObjectName("legend-name")
+        row.addWidget(dot)
+        row.addWidget(label)
+        self._legend.addWidget(entry)
+
+    # ------------------------------------------------------------------------------------- internals
+    def _dims_from_text(self) -> None:
+        parts = self._dims_edit.text().replace(";", ",").split(",")
+        dims = [int(p) for p in parts if p.strip().lstrip("-").isdigit()]
+        self.set_curve_dimensions(dims)
+
+    def _recompute(self) -> None:
+        n, d = self._positions, self._d_model
+        self._pe = sinusoidal_pe(n, d, self._layout)
+        self._sim = pe_similarity(self._pe)
+        self.pe_image.setImage(self._pe, autoLevels=False, levels=(-1.0, 1.0))
+        self.pe_image.setRect(QtCore.QRectF(-0.5, -0.5, d, n))
+        self.pe_plot.setRange(xRange=(-0.5, d - 0.5), yRange=(-0.5, n - 0.5), padding=0)
+        self.sim_image.setImage(self._sim, autoLevels=False)
+        # PE·PEᵀ peaks at d_model/2 on the diagonal (each sin²+cos² pair adds 1).
+        self.sim_bar.setLevels((float(self._sim.min()), float(self._sim.max())))
+        self.sim_image.setRect(QtCore.QRectF(-0.5, -0.5, n, n))
+        self.sim_plot.setRange(xRange=(-0.5, n - 0.5), yRange=(-0.5, n - 0.5), padding=0)
+        self._draw_curves()
+        self._update_markers()
+        for spin, value in ((self._d_spin, d), (self._n_spin, n)):
+            spin.blockSignals(True)
+            spin.setValue(value)
+            spin.blockSignals(False)
+        self._dims_edit.setText(", ".join(map(str, self._dims)))
+
+    def _draw_curves(self) -> None:
+        self.curve_plot.clear()
+        while self._legend.count():
+            entry = self._legend.takeAt(0).widget()
+            entry.setParent(None)  # off screen now; deleteLater alone waits for the event loop
+            entry.deleteLater()
+        self.curve_plot.addItem(self._region)
+        for line in self._dim_lines:
+            self.pe_plot.removeItem(line)
+        self._dim_lines = []
+        positions = np.arange(self._positions)
+        # The model only ever sees integer positions (the dots); the thin line is the underlying wave,
+        # drawn finely so that fast dimensions do not look like zig-zags.
+        fine = np.linspace(0.0, self._positions - 1, 10 * self._positions)
+        fine_pe = sinusoidal_pe_at(fine, self._d_model, self._dims, self._layout)
+        for k, dim in enumerate(self._dims):
+            color = head_color(k)
+            kind = "sin" if frequency(dim, self._d_model, self._layout)[1] else "cos"
+            name = tr("dim {dim} ({kind}, λ≈{wavelength:.3g})", dim=dim, kind=kind,
+                      wavelength=float(wavelength(dim, self._d_model, self._layout)))
+            wave = QtGui.QColor(color)
+            wave.setAlphaF(0.55)
+            self.curve_plot.plot(fine, fine_pe[:, k], pen=pg.mkPen(wave, width=1.5))
+            self.curve_plot.plot(positions, self._pe[:, dim], pen=None, symbol="o", symbolSize=5,
+                                 symbolBrush=color, symbolPen=None, name=name)
+            self._add_legend_entry(QtGui.QColor(color), name)
+            # The same colour marks the dimension's column in the table, tying the two plots together.
+            line = pg.InfiniteLine(pos=dim, angle=90, pen=pg.mkPen(color, width=3))
+            self.pe_plot.addItem(line)
+            self._dim_lines.append(line)
+        self.curve_plot.setXRange(0, self._positions - 1, padding=0.01)
+
+    def _update_markers(self) -> None:
+        n = min(self._sentence, self._positions)
+        visible = n > 0
+        for item in (self._pe_line, self._sim_h, self._sim_v, self._region):
+            item.setVisible(visible)
+        if visible:
+            self._pe_line.setValue(n - 0.5)
+            self._sim_h.setValue(n - 0.5)
+            self._sim_v.setValue(n - 0.5)
+            self._region.setRegion((0, n - 1))
+        self._len_spin.blockSignals(True)
+        self._len_spin.setValue(self._sentence)
+        self._len_spin.blockSignals(False)
+
+    def marker_positions(self) -> dict[str, float | None]:
+        """Where the sentence-length marks sit (for tests); None when hidden."""
+        if not self._pe_line.isVisible():
+            return {"pe": None, "similarity": None, "curves": None}
+        return {"pe": self._pe_line.value(), "similarity": self._sim_h.value(),
+                "curves": tuple(self._region.getRegion())}
+
+    def legend_entries(self) -> list[str]:
+        """The legend's labels, in order."""
+        return [self._legend.itemAt(i).widget().findChild(QtWidgets.QLabel, "legend-name").text()
+                for i in range(self._legend.count())]

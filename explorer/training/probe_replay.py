@@ -1,0 +1,99 @@
+"""The Train tab's probe replay: every probe snapshot of a run, a slider to scrub back through them,
+and the probe sentence's attention in the same panel the explorer uses.
+
+Apart from the panel because it is the one part of the tab that keeps history: a class can replay how
+a head formed long after the step that formed it, while the panel only binds buttons to the run.
+"""
+
+from __future__ import annotations
+
+from PySide6 import QtCore, QtWidgets
+
+from explorer.attention.panel import AttentionPanel
+from explorer.ui import style
+from explorer.ui.i18n import tr
+from model.records import Translation
+
+# Probe snapshots are kept for replay; past this many every other one is dropped, which keeps the
+# whole history's span (a head forming early stays visible) at a bounded memory cost.
+MAX_SNAPSHOTS = 400
+
+
+class ProbeReplay(QtWidgets.QWidget):
+    """The replay row (heading, slider, label) above the attention panel of the current snapshot."""
+
+    def __init__(self, parent=None) -> None:
+        super().__init__(parent)
+        self._snapshots: list[tuple[int, Translation]] = []
+        self.attention = AttentionPanel()
+        self.attention.empty_label.setText("The probe sentence's attention appears here as the model trains")
+        self.slider = QtWidgets.QSlider(QtCore.Qt.Orientation.Horizontal)
+        self.slider.setEnabled(False)
+        self.slider.setToolTip("Scrub back through the probe snapshots to replay how the heads formed")
+        self.slider.valueChanged.connect(self.show_snapshot)
+        self.label = QtWidgets.QLabel("No probe yet")
+        self.label.setMinimumWidth(10)  # a long prediction must not widen the tab
+        scrub = QtWidgets.QHBoxLayout()
+        scrub.addWidget(style.make_heading(QtWidgets.QLabel("Probe replay")))
+        scrub.addWidget(self.slider, 2)
+        scrub.addWidget(self.label, 3)
+        layout = QtWidgets.QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addLayout(scrub)
+        layout.addWidget(self.attention, 1)
+        # Hidden until the first probe: empty, it still took half of a 768-px screen's height from
+        # the form and the curves.
+        self.attention.hide()
+
+    def snapshots(self) -> list[tuple[int, Translation]]:
+        """(step, probe Translation) of every kept snapshot, oldest first."""
+        return list(self._snapshots)
+
+    def clear(self) -> None:
+        """Forget every snapshot and hide the maps, for a new run."""
+        self._snapshots.clear()
+        self._update_slider()
+        self.attention.set_maps(None)
+        self.attention.hide()
+
+    def add(self, step: int, translation: Translation) -> bool:
+        """Keep a snapshot; follow it if the slider was on the newest one. True for a run's first."""
+        first = not self._snapshots
+        follow = first or self.slider.value() == len(self._snapshots) - 1
+        self._snapshots.append((step, translation))
+        if len(self._snapshots) > MAX_SNAPSHOTS:
+            self._snapshots = self._snapshots[:-1:2] + self._snapshots[-1:]
+            if not follow:  # keep pointing at (about) the snapshot the user is looking at
+                self.slider.setValue(self.slider.value() // 2)
+        self._update_slider()
+        if first:
+            self.attention.show()
+            # The demo's picture is the cross-attention of the last layer (the anti-diagonal of
+            # "reverse"); after that the user's choice of kind, layer and head is kept.
+            self.attention.set_maps(translation.attention)
+            self.attention.set_state("cross", translation.attention.n_layers - 1, 0)
+        if follow:
+            self.show_snapshot(len(self._snapshots) - 1)
+        return first
+
+    def show_snapshot(self, index: int) -> None:
+        """Show snapshot ``index``; the attention panel keeps its kind, layer and head."""
+        if not 0 <= index < len(self._snapshots):
+            return
+        if self.slider.value() != index:
+            self.slider.setValue(index)  # comes back here through valueChanged
+            return
+        step, translation = self._snapshots[index]
+        self.attention.set_maps(translation.attention)
+        self.label.setText(tr("Step {step}  ({i} of {n}):  {source}  →  {text}", step=step, i=index + 1,
+                              n=len(self._snapshots), source=translation.source,
+                              text=translation.text or tr("(nothing)")))
+
+    def _update_slider(self) -> None:
+        n = len(self._snapshots)
+        self.slider.blockSignals(True)
+        self.slider.setRange(0, max(0, n - 1))
+        self.slider.blockSignals(False)
+        self.slider.setEnabled(n > 1)
+        if not n:
+            self.label.setText(tr("No probe yet"))

@@ -1,0 +1,79 @@
+"""Live head ablation: right-click a tile of the All heads grid to remove that head (of the kind shown)
+or put it back; the sentence is translated again at once with the removed heads.
+
+The removed set lives on the controller (``Controller.removed_heads``) so that every translation asks
+for it, a newly typed sentence included, until "Restore all heads". The worker answers with the maps
+(the removed heads flagged, drawn as removed) and the unablated translation for the box beside it.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QObject
+from PySide6.QtGui import QAction
+from PySide6.QtWidgets import QMenu
+
+from explorer.translate.ablation_box import AblationBox
+from model.records import KIND_TITLES
+
+
+class Ablation(QObject):
+    """Owns the grid's context menu and the ablation box of a MainWindow."""
+
+    def __init__(self, window) -> None:
+        super().__init__(window)
+        self.window = window
+        self.box = AblationBox()
+        self.menu: QMenu | None = None  # the last context menu shown (tests trigger its actions)
+        self.box.restore_all_requested.connect(self.restore_all)
+        window.attention_panel.head_menu_requested.connect(self.show_menu)
+        window.controller.translation_ready.connect(self.box.show_translation)
+        # A failed translation takes its outputs away, and another model has other heads: connected before
+        # the window's own reaction to a load, which translates again (with the heads restored by then).
+        window.controller.error.connect(lambda kind, _: self.box.hide() if kind == "translate" else None)
+        window.controller.model_loaded.connect(self._on_model_loaded)
+
+    def removed(self) -> tuple[tuple[str, int, int], ...]:
+        return tuple(self.window.controller.removed_heads)
+
+    def set_removed(self, heads) -> None:
+        """Remove exactly ``heads`` [(kind, layer, head) 0-based] and translate the sentence again."""
+        heads = tuple(sorted(set(heads)))
+        if heads == self.removed():
+            return
+        self.window.controller.removed_heads = heads
+        self.restore_all_action.setEnabled(bool(heads))
+        if self.window.translate_panel.text():
+            self.window.translate_panel.request_translation()
+
+    def _on_model_loaded(self, _info) -> None:
+        self.window.controller.removed_heads = ()
+        self.restore_all_action.setEnabled(False)
+
+    def toggle(self, kind: str, layer: int, head: int) -> None:
+        """Remove the head, or put it back when it is removed already."""
+        heads = set(self.removed())
+        heads ^= {(kind, layer, head)}
+        self.set_removed(heads)
+
+    def restore_all(self) -> None:
+        self.set_removed(())
+
+    def show_menu(self, layer: int, head: int, global_pos) -> None:
+        """The grid's right-click menu for tile (layer, head) of the kind on show."""
+        kind = self.window.attention_panel.state()[0]
+        is_removed = (kind, layer, head) in self.removed()
+        menu = self.menu = QMenu(self.window)
+        verb = "Restore" if is_removed else "Remove"
+        toggle = menu.addAction(f"{verb} head {layer + 1}.{head + 1} ({KIND_TITLES[kind].lower()})")
+        toggle.triggered.connect(lambda: self.toggle(kind, layer, head))
+        restore = menu.addAction("Restore all heads")
+        restore.setEnabled(bool(self.removed()))
+        restore.triggered.connect(self.restore_all)
+        menu.popup(global_pos)
+
+    def install_menu(self, menu: QMenu) -> None:
+        """'Restore all heads' in a menu of the window (one click away when the box is scrolled off)."""
+        self.restore_all_action = QAction("Restore all removed heads", self.window)
+        self.restore_all_action.setEnabled(False)
+        self.restore_all_action.triggered.connect(self.restore_all)
+        menu.addAction(self.restore_all_action)

@@ -1,0 +1,233 @@
+"""The translate panel: source sentence in, translation out, and a short history of sentences.
+
+It only binds widgets. It does not know about the model: it emits ``translate_requested`` and the
+window passes that on to the controller, then hands back the Translation with ``set_translation``.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QKeySequence, QShortcut
+from PySide6.QtWidgets import (
+    QHBoxLayout,
+    QLabel,
+    QListWidget,
+    QPlainTextEdit,
+    QPushButton,
+    QSizePolicy,
+    QSpinBox,
+    QVBoxLayout,
+    QWidget,
+)
+
+from explorer.ui.i18n import tr
+from explorer.ui.style import make_error, make_heading, make_muted, make_primary, scaled_font
+
+MAX_HISTORY = 10
+TRANSLATION_LINES = 5
+DEFAULT_SENTENCE = "The weather is nice today."
+
+
+def _unknown_note(translation) -> str:
+    """Translation.unknown_note() in the window's language (the records, torch- and Qt-free, speak English)."""
+    if not translation.unknown_pieces:
+        return ""
+    return tr("{k} of {n} pieces {verb} unknown to this model (characters its vocabulary never saw), "
+              "so the translation may be wrong", k=translation.unknown_pieces, n=len(translation.source_pieces),
+              verb="is" if translation.unknown_pieces == 1 else "are")
+
+
+def _heading(text: str) -> QLabel:
+    return make_heading(QLabel(text))
+
+
+class TranslatePanel(QWidget):
+    """Source editor, beam size, Translate button, the translation in large type, and history."""
+
+    translate_requested = Signal(str, int)  # text, beam size
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.source_edit = QPlainTextEdit()
+        self.source_edit.setPlaceholderText("Type a sentence, then press Ctrl+Enter")
+        self.source_edit.setTabChangesFocus(True)  # Tab moves on; a sentence never needs a tab
+        self.source_edit.setPlainText(DEFAULT_SENTENCE)
+        self.source_edit.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)
+
+        self.beam_spin = QSpinBox()
+        self.beam_spin.setRange(1, 8)
+        # Beam 4 with length penalty 0.6, as in the paper (section 6.1) and the command line: a better
+        # translation than greedy for ~0.1 s more. 1 is greedy decoding, one best piece at a time.
+        self.beam_spin.setValue(4)
+        self.beam_spin.setToolTip("Beam size: 4 as in the paper; 1 is greedy decoding (one best piece at a time)")
+        self.translate_button = QPushButton("Translate")
+        make_primary(self.translate_button)
+        self.translate_button.setToolTip("Translate the sentence (Ctrl+Enter)")
+        self.translate_button.clicked.connect(self.request_translation)
+
+        # Return inserts a newline in a text edit, so the shortcut is Ctrl+Enter; both keys are bound
+        # because "Enter" on the keypad and "Return" on the main block are different keys to Qt.
+        for keys in ("Ctrl+Return", "Ctrl+Enter"):
+            shortcut = QShortcut(QKeySequence(keys), self.source_edit)
+            shortcut.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
+            shortcut.activated.connect(self.request_translation)
+
+        # A read-only editor rather than a word-wrapped label: a label's height depends on its width,
+        # which splitters ignore, so a long translation would be clipped; this one scrolls instead.
+        self.translation_view = QPlainTextEdit()
+        self.translation_view.setReadOnly(True)
+        self.translation_view.setTabChangesFocus(True)
+        self.detail_label = QLabel("")
+        make_muted(self.detail_label)
+        # Pieces the vocabulary lacks (emoji, Chinese for an English model) are said plainly: the model
+        # still writes fluent German for such input, which would otherwise look like a real translation.
+        self.unknown_label = QLabel("")
+        make_error(self.unknown_label)
+        self.unknown_label.setWordWrap(True)
+        self.unknown_label.hide()
+        self.error_label = QLabel("")
+        make_error(self.error_label)
+        self.error_label.setTextFormat(Qt.TextFormat.PlainText)
+        self.error_label.setWordWrap(True)
+        self.error_label.hide()
+
+        self.history_list = QListWidget()
+        self.history_list.setToolTip("Click a sentence to translate it again")
+        self.history_list.itemClicked.connect(lambda item: self.use_history(item.text()))
+        self.history_list.itemActivated.connect(lambda item: self.use_history(item.text()))
+
+        row = QHBoxLayout()
+        row.addWidget(QLabel("Beam"))
+        row.addWidget(self.beam_spin)
+        row.addStretch(1)
+        row.addWidget(self.translate_button)
+
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(8, 8, 8, 8)
+        layout.addWidget(_heading("Source sentence"))
+        layout.addWidget(self.source_edit)
+        layout.addLayout(row)
+        layout.addSpacing(6)
+        layout.addWidget(_heading("Translation"))
+        layout.addWidget(self.translation_view)
+        layout.addWidget(self.detail_label)
+        layout.addWidget(self.unknown_label)
+        layout.addWidget(self.error_label)
+        layout.addSpacing(6)
+        layout.addWidget(_heading("Recent sentences"))
+        layout.addWidget(self.history_list)
+        self.set_font_scale(1.0)
+
+    # -- reading and driving -----------------------------------------------------------------
+
+    def text(self) -> str:
+        return self.source_edit.toPlainText().strip()
+
+    def set_text(self, text: str) -> None:
+        self.source_edit.setPlainText(text)
+
+    def translation_text(self) -> str:
+        return self.translation_view.toPlainText()
+
+    def beam_size(self) -> int:
+        return self.beam_spin.value()
+
+    def set_beam_size(self, size: int) -> None:
+        """Choose the beam size (a lesson slide replays its own); the next translation uses it."""
+        self.beam_spin.setValue(size)
+
+    def add_below_error(self, widget: QWidget) -> None:
+        """Show ``widget`` under the error line (the ablation box): the panel keeps its layout to itself."""
+        layout = self.layout()
+        layout.insertWidget(layout.indexOf(self.error_label) + 1, widget)
+
+    def request_translation(self) -> None:
+        """Emit ``translate_requested`` for the current text (empty text is the model's to refuse,
+        so the user gets its message rather than a silently dead button)."""
+        self.translate_requested.emit(self.text(), self.beam_size())
+
+    def use_history(self, text: str) -> None:
+        self.set_text(text)
+        self.request_translation()
+
+    # -- showing results ---------------------------------------------------------------------
+
+    def set_translation(self, translation) -> None:
+        """Show a Translation (or clear with None) and remember its source in the history."""
+        self.error_label.hide()
+        note = _unknown_note(translation) if translation is not None else ""
+        self.unknown_label.setText(note)
+        self.unknown_label.setVisible(bool(note))
+        self._fit_wrapped()
+        if translation is None:
+            self.translation_view.setPlainText("")
+            self.detail_label.setText("")
+            return
+        self.translation_view.setPlainText(translation.text)
+        n_in, n_out = len(translation.source_pieces), len(translation.target_pieces)
+        if translation.score:  # greedy decoding reports no score (0.0); do not show a fake one
+            detail = tr("{n_in} → {n_out} pieces · score {score:.2f}", n_in=n_in, n_out=n_out, score=translation.score)
+        else:
+            detail = tr("{n_in} → {n_out} pieces", n_in=n_in, n_out=n_out)
+        self.detail_label.setText(detail)
+        self.add_history(translation.source)
+
+    def show_error(self, message: str) -> None:
+        """Show why a translation failed; the previous translation goes, as it no longer matches."""
+        self.translation_view.setPlainText("")
+        self.detail_label.setText("")
+        self.unknown_label.hide()
+        self.error_label.setText(message)
+        self.error_label.show()
+        self._fit_wrapped()
+
+    def set_busy(self, busy: bool) -> None:
+        """Grey out the translation while a new one is computed: it belongs to the old sentence."""
+        self.translation_view.setEnabled(not busy)
+        self.translate_button.setText(tr("Translating…") if busy else tr("Translate"))
+
+    def resizeEvent(self, event) -> None:  # Qt override
+        super().resizeEvent(event)
+        self._fit_wrapped()
+
+    def _fit_wrapped(self) -> None:
+        # A word-wrapped label's height depends on its width, which the layout's minimum ignores;
+        # without a fixed height a long message overlaps the rows above it instead of pushing down.
+        width = max(1, self.layout().contentsRect().width())  # a label just shown has no width yet
+        for label in (self.unknown_label, self.error_label):
+            if label.isVisibleTo(self):
+                label.setFixedHeight(label.heightForWidth(width))
+
+    def add_history(self, text: str) -> None:
+        """Put ``text`` at the top of the history, once, keeping the list short."""
+        text = text.strip()
+        if not text:
+            return
+        for i in range(self.history_list.count() - 1, -1, -1):
+            if self.history_list.item(i).text() == text:
+                self.history_list.takeItem(i)
+        self.history_list.insertItem(0, text)
+        while self.history_list.count() > MAX_HISTORY:
+            self.history_list.takeItem(self.history_list.count() - 1)
+        self.history_list.setCurrentRow(0)  # the highlight follows the sentence to the top
+
+    def history(self) -> list[str]:
+        return [self.history_list.item(i).text() for i in range(self.history_list.count())]
+
+    def set_model_ready(self, ready: bool) -> None:
+        self.translate_button.setEnabled(ready)
+
+    def set_font_scale(self, scale: float) -> None:
+        """Re-derive the large translation font from the (already scaled) application font."""
+        del scale  # the app font carries the scale; the translation is always 1.5× of it
+        self.translation_view.setFont(scaled_font(1.5))
+        self.source_edit.setFont(scaled_font(1.25))  # the sentence under discussion reads larger
+        # Room for about four lines of source and five of translation (a long sentence's translation
+        # must not hide behind a scroll bar); the column scrolls when the screen is shorter.
+        # Recomputed here because zoom changes the lines.
+        for edit, n_lines in ((self.source_edit, 4), (self.translation_view, TRANSLATION_LINES)):
+            lines = edit.fontMetrics().lineSpacing() * n_lines
+            edit.setFixedHeight(lines + 2 * edit.frameWidth() + 12)
+        # The history is a short list; capping it leaves the column's spare height to the model info.
+        rows = self.history_list.fontMetrics().lineSpacing() + 6
+        self.history_list.setMaximumHeight(rows * MAX_HISTORY // 2 + 8)

@@ -1,0 +1,167 @@
+"""The object that does all model work, off the GUI thread.
+
+The window's contract with the model: its views import only ``model.records``, its forms only
+``model.choices`` (both torch-free), and two worker modules import the rest: this one for translation,
+``explorer.training.worker`` for training. Both do so *inside* their slots, which run on the workers'
+QThreads. Importing torch takes a second or more; doing it here means the window paints first and the
+GUI never freezes while a model loads or a sentence is decoded.
+
+The worker owns the loaded model outright: only this thread ever touches it, so no lock is needed.
+Every slot ends in exactly one signal: a result, ``failed``, or nothing at all for a request that was
+superseded before it started (see ``latest_request_id``).
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+
+from PySide6.QtCore import QObject, Signal, Slot
+
+from model.errors import UserError
+
+log = logging.getLogger(__name__)
+
+UNEXPECTED = "Unexpected error"  # starts the message of a failure that is not the user's (a bug)
+# Values of the ``kind`` argument of ``failed``.
+LOAD = "load"
+TRANSLATE = "translate"
+COMPARE = "compare"  # loading the second model of File › Compare with model…
+NO_DEFAULT = "no_default"  # no built-in model exists: not an error, the window shows its empty state
+
+
+def find_default_model() -> str | None:
+    """The built-in model folder, or None. A module function so tests can patch it away."""
+    from model.checkpoint import default_model_dir
+
+    path = default_model_dir()
+    return None if path is None else str(path)
+
+
+def _message(exc: BaseException) -> str:
+    """A message for a person: ours as written, anything else flagged as unexpected and logged."""
+    if isinstance(exc, UserError):
+        return str(exc)
+    log.error("unexpected error in the model worker", exc_info=exc)
+    return f"{UNEXPECTED}: {type(exc).__name__}: {exc}"
+
+
+class ModelWorker(QObject):
+    """Loads a model and translates with it; lives on a QThread (see ``explorer.translate.controller``)."""
+
+    model_loaded = Signal(object)  # model.records.ModelInfo
+    compare_loaded = Signal(object)  # ModelInfo of the second model (File › Compare with model…), None: closed
+    translated = Signal(object)  # model.records.Translation, request_id set
+    failed = Signal(str, str, int)  # kind (LOAD / TRANSLATE / NO_DEFAULT), message, request_id
+    busy = Signal(bool)
+    timed = Signal(str, int, float)  # kind, request_id, seconds the work itself took
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._loaded = None  # model.checkpoint.LoadedModel once a load succeeds
+        # Written by the controller on the GUI thread, read here. A plain int assignment is atomic
+        # under the GIL, which is all this needs: a request already older than the newest one when
+        # it reaches the front of the queue is skipped, so fast typing does not queue up decodes.
+        self.latest_request_id = 0
+        # Set by the controller while the formula walkthrough is open (the same plain-attribute handoff):
+        # only then does a translation carry every head's Q, K, V, which costs a second pass.
+        self.capture_vectors = False
+        # Likewise while the step-by-step tab is shown: the search's steps, one more decoder pass.
+        self.capture_steps = False
+        # The research workbench (the same handoff): every hypothesis of the final beam while the beam
+        # explorer is open; a second model to compare with (set on this thread by ``load_compare_model``).
+        self.capture_beam = False
+        self._compare = None
+
+    @property
+    def has_model(self) -> bool:
+        return self._loaded is not None
+
+    @Slot()
+    def load_default_model(self) -> None:
+        """Load the built-in model, or report NO_DEFAULT when the app ships without one."""
+        try:
+            path = find_default_model()
+        except Exception as exc:  # noqa: BLE001 - any failure must reach the window as a message
+            self.failed.emit(LOAD, _message(exc), 0)
+            return
+        if path is None:
+            self.failed.emit(NO_DEFAULT, "No built-in model is installed.", 0)
+            return
+        self.load_model(path)
+
+    @Slot(str)
+    def load_model(self, path: str) -> None:
+        """Load the model folder at ``path``; on failure the previous model stays in use."""
+        self.busy.emit(True)
+        start = time.perf_counter()
+        try:
+            opened = self._open(path, LOAD)
+            if opened is not None:
+                # Swap only after the new model is complete, so a failed load never leaves us with none.
+                self._loaded = opened[0]
+                self.timed.emit(LOAD, 0, time.perf_counter() - start)
+                self.model_loaded.emit(opened[1])
+        finally:
+            self.busy.emit(False)
+
+    @Slot(str)
+    def load_compare_model(self, path: str) -> None:
+        """Load a second model to compare with (empty path: stop comparing)."""
+        if not path:
+            self._compare = None
+            self.compare_loaded.emit(None)
+            return
+        self.busy.emit(True)
+        try:
+            opened = self._open(path, COMPARE)
+            if opened is not None:
+                self._compare = opened[0]
+                self.compare_loaded.emit(opened[1])
+        finally:
+            self.busy.emit(False)
+
+    def _open(self, path: str, kind: str) -> tuple | None:
+        """(the loaded model, its ModelInfo) of the folder at ``path`` on the CPU, or None after emitting
+        ``failed`` (``kind``) with the reason."""
+        try:
+            from model.checkpoint import load_model
+
+            loaded = load_model(path, device="cpu")
+            return loaded, loaded.info()
+        except Exception as exc:  # noqa: BLE001 - any failure must reach the window as a message
+            self.failed.emit(kind, _message(exc), 0)
+            return None
+
+    @Slot(int, str, int, object)
+    def translate(self, request_id: int, text: str, beam_size: int, removed: tuple = ()) -> None:
+        """Translate ``text``; the Translation carries ``request_id`` so stale results can be dropped.
+
+        ``removed``: heads to ablate, (kind, layer, head) 0-based (model/decoding/ablation.py)."""
+        if request_id < self.latest_request_id:
+            return  # superseded while it waited in the queue; the newer request will answer
+        if self._loaded is None:
+            self.failed.emit(TRANSLATE, "Load a model first (File › Open model folder…).", request_id)
+            return
+        self.busy.emit(True)
+        start = time.perf_counter()
+        try:
+            if removed or self.capture_beam or self._compare is not None:
+                from model.decoding.workbench import translate_more
+
+                result = translate_more(self._loaded, text, beam_size, request_id, tuple(removed or ()),
+                                        self.capture_beam, self._compare, self.capture_vectors,
+                                        self.capture_steps)
+            else:
+                from model.decoding.decode import translate
+
+                # Attention capture is on by default; it is what every view draws.
+                result = translate(self._loaded, text, beam_size=beam_size, request_id=request_id,
+                                   capture_vectors=self.capture_vectors, capture_steps=self.capture_steps)
+        except Exception as exc:  # noqa: BLE001
+            self.failed.emit(TRANSLATE, _message(exc), request_id)
+        else:
+            self.timed.emit(TRANSLATE, request_id, time.perf_counter() - start)
+            self.translated.emit(result)
+        finally:
+            self.busy.emit(False)

@@ -1,0 +1,106 @@
+"""How the main window shows things: which tab and view, the window's size on this screen, zoom (the
+projector font), full screen and the colour map. A mixin of MainWindow, kept apart because none of it
+decides *what* is shown, only how big and where.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QSize
+from PySide6.QtWidgets import QApplication
+
+from explorer.ui import style
+from explorer.window.retranslate import english_source
+
+ATTENTION_VIEWS = ("head", "grid", "lines")
+PE_VIEWS = ("pe", "clock")
+VIEWS = ATTENTION_VIEWS + PE_VIEWS
+DEFAULT_SIZE = QSize(1600, 1000)
+# An explicit minimum: without one, Qt raises the window's minimum to whatever its widgets ask for and
+# grows the window past the screen (a larger font, a wide tab); with it, the widgets make do.
+MIN_SIZE = QSize(640, 480)
+
+
+def fit_size(wanted: QSize, available) -> QSize:
+    """``wanted`` shrunk to fit the screen's available geometry (never below MIN_SIZE)."""
+    if available is None or available.isEmpty():
+        return QSize(wanted)
+    return QSize(max(MIN_SIZE.width(), min(wanted.width(), available.width())),
+                 max(MIN_SIZE.height(), min(wanted.height(), available.height())))
+
+
+class WindowDisplay:
+    """Display controls of MainWindow; expects its tabs, panels and ``colormap_group``."""
+
+    def show_tab(self, title: str) -> bool:
+        for i in range(self.tabs.count()):
+            if english_source(self.tabs, f"tab{i}", self.tabs.tabText(i)) == title:
+                self.tabs.setCurrentIndex(i)
+                return True
+        return False
+
+    def fit_to_screen(self, size: QSize = DEFAULT_SIZE) -> QSize:
+        """Resize to ``size``, shrunk to the available area of the window's screen (a 1024 × 768
+        projector gets 1024 × 768 at most, so no control starts off-screen); returns the size."""
+        screen = self.screen() or QApplication.primaryScreen()
+        fitted = fit_size(size, screen.availableGeometry() if screen is not None else None)
+        self.resize(fitted)
+        return fitted
+
+    def show_view(self, view: str) -> None:
+        """'head', 'grid' or 'lines' (the attention panel), 'pe' or 'clock' (the positional-encoding tab)."""
+        if view not in VIEWS:
+            raise ValueError(f"unknown view {view!r}; expected one of {VIEWS}")
+        if view in PE_VIEWS:
+            self.pe_tab.show_part(view)
+            self.tabs.setCurrentWidget(self.pe_tab)
+            return
+        self.attention_panel.set_view(view)
+        self.tabs.setCurrentWidget(self.attention_stack)
+
+    def current_view(self) -> str:
+        """The view shown now, one of VIEWS ('other' on another tab: Train, Steps)."""
+        if self.tabs.currentWidget() is self.pe_tab:
+            return self.pe_tab.part()
+        if self.tabs.currentWidget() is self.attention_stack:
+            return self.attention_panel.view()
+        return "other"
+
+    def set_colormap(self, name: str) -> None:
+        self.attention_panel.set_colormap(name)
+        self.sync_colormap(name)
+
+    def sync_colormap(self, name: str) -> None:
+        """Keep the menu and the PE view in step when the panel's own combo box changes the map."""
+        self.pe_view.set_colormap(name)
+        for action in self.colormap_group.actions():
+            action.setChecked(action.text() == name)
+
+    def font_scale(self) -> float:
+        return self._font_scale
+
+    def set_font_scale(self, scale: float) -> None:
+        """Scale every font of the app: the application font, then the panels that draw their own."""
+        self._font_scale = style.set_font_scale(QApplication.instance(), scale)
+        self.translate_panel.set_font_scale(self._font_scale)
+        self.empty_state.set_font_scale(self._font_scale)
+        self.attention_panel.set_font_scale(self._font_scale)
+        self.pe_tab.set_font_scale(self._font_scale)
+        self.step_view.set_font_scale(self._font_scale)
+        self.train_panel.set_font_scale(self._font_scale)
+
+    def zoom_in(self) -> None:
+        self.set_font_scale(self._font_scale * style.ZOOM_STEP)
+
+    def zoom_out(self) -> None:
+        self.set_font_scale(self._font_scale / style.ZOOM_STEP)
+
+    def reset_zoom(self) -> None:
+        self.set_font_scale(1.0)
+
+    def toggle_full_screen(self) -> None:
+        if self.isFullScreen():
+            self.showMaximized() if self._was_maximized else self.showNormal()
+        else:
+            self._was_maximized = self.isMaximized()
+            self.showFullScreen()
+        self.full_screen_action.setChecked(self.isFullScreen())

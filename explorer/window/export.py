@@ -1,0 +1,62 @@
+"""File › Export for the main window: ask where, remember the folder, write, report.
+
+Apart from the window because none of it is layout: it is the dialog dance around the attention
+panel's own writers (``export_image``, ``export_csv``, ``export_npz``).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtWidgets import QFileDialog, QMessageBox
+
+from explorer.ui.i18n import tr
+
+
+def export_view(window) -> None:
+    """The shown view as PNG or SVG."""
+    path = save_path(window, tr("Export view"), tr("PNG image (*.png);;SVG image (*.svg)"), ".png")
+    if path:
+        _write(window, lambda: window.attention_panel.export_image(path), path)
+
+
+def export_attention(window) -> None:
+    """The shown maps as a NumPy archive (every head) or the shown matrix as CSV."""
+    path = save_path(window, tr("Export attention"),
+                     tr("NumPy archive (*.npz);;CSV of the shown matrix (*.csv)"), ".npz")
+    if not path:
+        return
+    panel = window.attention_panel
+    if path.lower().endswith(".csv"):
+        _write(window, lambda: panel.export_csv(path), path)
+    else:
+        _write(window, lambda: panel.export_npz(path), path)
+
+
+def save_path(window, title: str, filters: str, default_suffix: str) -> str:
+    """A file name from the save dialog, starting in the last export folder; '' when cancelled."""
+    panel, settings = window.attention_panel, window.settings
+    folder = str(settings.value("last_export_dir", panel.export_dir))
+    if not Path(folder).is_dir():
+        folder = panel.export_dir
+    start = str(Path(folder) / panel.suggested_file_name(default_suffix.lstrip(".")))
+    path, chosen = QFileDialog.getSaveFileName(window, title, start, filters)
+    if path:
+        panel.export_dir = str(Path(path).parent)
+        settings.setValue("last_export_dir", panel.export_dir)
+    if path and not Path(path).suffix:
+        # Respect the filter picked in the dialog when the user typed a bare name.
+        suffix = chosen.rsplit("*", 1)[-1].rstrip(")") if "*" in chosen else default_suffix
+        path += suffix
+    return path
+
+
+def _write(window, write, path: str) -> None:
+    try:
+        write()
+    except (OSError, ValueError, RuntimeError) as exc:
+        if window.show_dialogs:
+            message = tr("Could not write {path}:\n{error}", path=path, error=exc)
+            QMessageBox.critical(window, tr("Export failed"), message)
+        return
+    window.show_status(tr("Saved {path}", path=str(path)))

@@ -1,0 +1,130 @@
+"""The model info panel: what is loaded, from where, on which device, and its configuration.
+
+The headline facts a presenter points at (size, shape, vocabulary) come first in plain words; the full
+ModelConfig follows as a two-column table, so nothing about the model is hidden.
+"""
+
+from __future__ import annotations
+
+import re
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QFormLayout,
+    QHeaderView,
+    QLabel,
+    QTableWidget,
+    QTableWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from explorer.ui.i18n import N_, tr
+from explorer.ui.style import make_heading
+
+
+def format_count(n: int) -> str:
+    """'63.1 M' style for parameter counts; exact digits stay in the tooltip."""
+    for unit, size in (("B", 1e9), ("M", 1e6), ("k", 1e3)):
+        if n >= size:
+            return f"{n / size:.1f} {unit}"
+    return str(n)
+
+
+def model_display_name(path: str) -> str:
+    """The name a person knows a model by: the folder, or for a training checkpoint
+    (``…/reverse-20261201-0950/step-00001003``) the run's folder and the step."""
+    parts = str(path).rstrip("/\\").replace("\\", "/").rsplit("/", 2)
+    name = parts[-1] or str(path)
+    match = re.fullmatch(r"step-(\d+)", name)
+    if match and len(parts) >= 2 and parts[-2]:
+        return tr("{run} (step {step:,})", run=parts[-2], step=int(match.group(1)))
+    return name
+
+
+class InfoPanel(QWidget):
+    """Shows a :class:`model.records.ModelInfo`, or a hint when no model is loaded."""
+
+    _FIELDS = ("Model", "Origin", "Parameters", "Shape", "Vocabulary", "Device", "Note")
+    # Where a model came from (ModelInfo.origin): its architecture is the paper's either way, its
+    # settings (activation, positional layout, ...) are in the table below.
+    ORIGINS = {"native": N_("Trained with Attention Explorer"), "marian": N_("Hugging Face Marian (OPUS-MT) folder"),
+               "marian-import": N_("Imported from a Marian (OPUS-MT) model")}
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._values: dict[str, QLabel] = {}
+        form = self._form = QFormLayout()
+        form.setLabelAlignment(Qt.AlignmentFlag.AlignLeft)
+        form.setRowWrapPolicy(QFormLayout.RowWrapPolicy.WrapLongRows)
+        for name in self._FIELDS:
+            value = QLabel("")
+            value.setWordWrap(True)
+            value.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+            self._values[name] = value
+            form.addRow(f"{name}:", value)
+
+        self.config_table = QTableWidget(0, 2)
+        self.config_table.setHorizontalHeaderLabels(["Setting", "Value"])
+        self.config_table.verticalHeader().setVisible(False)
+        self.config_table.horizontalHeader().setSectionResizeMode(
+            0, QHeaderView.ResizeMode.ResizeToContents
+        )
+        self.config_table.horizontalHeader().setStretchLastSection(True)
+        self.config_table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.config_table.setAlternatingRowColors(True)
+
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(8, 4, 8, 8)
+        title = QLabel("Model")
+        make_heading(title)
+        layout.addWidget(title)
+        layout.addLayout(form)
+        # The table takes nearly all spare height; the spacer only matters while the table is hidden,
+        # keeping the headline rows together at the top instead of spread down the column.
+        layout.addWidget(self.config_table, 100)
+        layout.addStretch(1)
+        self.set_info(None)
+
+    def set_info(self, info) -> None:
+        """Fill the panel from a ModelInfo; None shows that nothing is loaded."""
+        if info is None:
+            for label in self._values.values():
+                label.setText("")
+                label.setToolTip("")
+            self._values["Model"].setText(tr("No model loaded"))
+            self._form.setRowVisible(self._values["Note"], False)
+            self.config_table.setRowCount(0)
+            self.config_table.hide()  # an empty table with headers only reads like something broke
+            return
+        self.config_table.show()
+        name = model_display_name(info.path)
+        self._set("Model", name, tooltip=info.path)
+        self._set("Parameters", format_count(info.n_params), tooltip=tr("{n:,} parameters", n=info.n_params))
+        self._set("Origin", tr(self.ORIGINS[info.origin]) if info.origin in self.ORIGINS else info.origin)
+        d_ff = f" · d_ff {info.d_ff}" if info.d_ff else ""
+        self._set("Shape", tr("d_model {d_model}{d_ff} · {n} + {n} layers · {h} heads", d_model=info.d_model,
+                              d_ff=d_ff, n=info.n_layers, h=info.n_heads))
+        self._set("Vocabulary", tr("{n:,} pieces", n=info.vocab_size))
+        self._set("Device", info.device)
+        self._set("Note", info.note)
+        self._form.setRowVisible(self._values["Note"], bool(info.note))  # most models have none
+        self.config_table.setRowCount(len(info.config))
+        for row, (key, value) in enumerate(info.config):
+            self.config_table.setItem(row, 0, QTableWidgetItem(str(key)))
+            self.config_table.setItem(row, 1, QTableWidgetItem(str(value)))
+
+    def value(self, field: str) -> str:
+        """The text shown for one headline field (used by tests and copy-paste)."""
+        return self._values[field].text()
+
+    def config_value(self, key: str) -> str | None:
+        for row in range(self.config_table.rowCount()):
+            if self.config_table.item(row, 0).text() == key:
+                return self.config_table.item(row, 1).text()
+        return None
+
+    def _set(self, field: str, text: str, tooltip: str = "") -> None:
+        self._values[field].setText(text)
+        self._values[field].setToolTip(tooltip)

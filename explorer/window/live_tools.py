@@ -1,0 +1,90 @@
+"""The research workbench's per-sentence tools (the Workbench tab holds the test-set ones), installed
+into a MainWindow with one call: live head ablation from the All heads grid (explorer/translate/ablation.py), the
+beam explorer dock (explorer/translate/beam_dock.py) and the Compare tab (explorer/attention/compare_view.py) with
+File › Compare with model….
+
+The worker computes all three with each translation when asked (model/decoding/workbench.py); here they
+are only wired to the window's panels and menus.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import QObject, Qt
+from PySide6.QtGui import QAction
+from PySide6.QtWidgets import QFileDialog
+
+from explorer.attention.compare_view import CompareView
+from explorer.translate.ablation import Ablation
+from explorer.translate.beam_dock import BeamDock
+
+COMPARE_TAB = "Compare"
+
+
+class LiveTools(QObject):
+    """Holds the ablation, the beam dock and the compare view of one window."""
+
+    def __init__(self, window) -> None:
+        super().__init__(window)
+        self.window = w = window
+        self.ablation = Ablation(w)
+        w.translate_panel.add_below_error(self.ablation.box)
+
+        self.beam_dock = BeamDock(w)
+        # Below the views: the hypotheses are sentences, which want width more than height.
+        w.addDockWidget(Qt.DockWidgetArea.BottomDockWidgetArea, self.beam_dock)
+        self.beam_dock.hide()
+        self.beam_action = self.beam_dock.toggleViewAction()
+        self.beam_action.setText("&Beam hypotheses")
+        w.view_menu.addSeparator()
+        w.view_menu.addAction(self.beam_action)
+        self.ablation.install_menu(w.view_menu)
+
+        self.compare_view = CompareView()
+        self.compare_action = QAction("Compare with &model…", w)
+        self.compare_action.triggered.connect(self.choose_compare_model)
+        self.stop_compare_action = QAction("Stop comparing", w)
+        self.stop_compare_action.setEnabled(False)
+        self.stop_compare_action.triggered.connect(lambda: w.controller.load_compare_model(""))
+        w.file_menu.insertActions(w.export_view_action, [self.compare_action, self.stop_compare_action])
+        w.file_menu.insertSeparator(w.export_view_action)
+
+        c = w.controller
+        c.compare_loaded.connect(self._on_compare_loaded)
+        c.translation_ready.connect(lambda t: self.compare_view.set_comparison(getattr(t, "comparison", None)))
+        w.attention_panel.state_changed.connect(lambda: self.compare_view.set_state(*w.attention_panel.state()))
+        w.attention_panel.colormap_changed.connect(self.compare_view.set_colormap)
+
+    def choose_compare_model(self) -> None:
+        start = str(self.window.settings.value("last_model_parent", str(Path.home())))
+        path = QFileDialog.getExistingDirectory(self.window, "Compare with model folder", start)
+        if path:
+            self.compare_with(path)
+
+    def compare_with(self, path: str) -> None:
+        """Compare every translation with the model folder at ``path`` (its maps force-decoded)."""
+        self.window.show_status(f"Loading {path} to compare with…")
+        self.window.controller.load_compare_model(str(path))
+
+    def _on_compare_loaded(self, info) -> None:
+        w = self.window
+        index = w.tabs.indexOf(self.compare_view)
+        self.stop_compare_action.setEnabled(info is not None)
+        if info is None:
+            if index >= 0:
+                w.tabs.removeTab(index)
+            self.compare_view.set_comparison(None)
+            w.show_status("Stopped comparing")
+            return
+        if index < 0:
+            index = w.tabs.insertTab(1, self.compare_view, COMPARE_TAB)
+        self.compare_view.set_state(*w.attention_panel.state())
+        w.tabs.setCurrentIndex(index)
+        w.show_status(f"Comparing with {Path(info.path).name}")
+        if w.translate_panel.text():
+            w.translate_panel.request_translation()
+
+
+def install_live_tools(window) -> LiveTools:
+    return LiveTools(window)

@@ -1,0 +1,325 @@
+"""The main window: assembles the panels, the menus and the controller. No model logic lives here.
+
+Layout, chosen for a projector: the attention views get the whole right side; a narrow left column
+holds the sentence, its translation, recent sentences and the model facts. Until a model is loaded the
+attention tab shows an empty state with the two ways forward (open a model, train one) instead of
+blank axes.
+
+Importing this module must not import torch (a test checks): the window paints first and the worker
+imports the model code on its own thread afterwards.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import (
+    QFileDialog,
+    QLabel,
+    QMainWindow,
+    QMessageBox,
+    QSplitter,
+    QStackedWidget,
+    QTabWidget,
+    QVBoxLayout,
+    QWidget,
+)
+
+from explorer.attention.panel import AttentionPanel
+from explorer.lecture.presentation import PresentationMode
+from explorer.positional.tab import PositionalTab
+from explorer.training.panel import TrainPanel
+from explorer.translate.controller import Controller
+from explorer.translate.panel import TranslatePanel
+from explorer.ui import style
+from explorer.ui.empty_state import EmptyState
+from explorer.ui.i18n import again, tr, translate
+from explorer.ui.recent import RecentModels, open_settings
+from explorer.ui.scroll import ColumnScrollArea
+from explorer.window.display import MIN_SIZE, WindowDisplay
+from explorer.window.export import export_attention, export_view
+from explorer.window.info_panel import InfoPanel, model_display_name
+from explorer.window.language_menu import install_language_menu
+from explorer.window.menus import build_menus, fill_recent_menu
+from explorer.workbench.panel import Workbench
+
+TITLE = "Attention Explorer"
+TRANSLATE_FAILED = "No attention to show: the sentence could not be translated"
+
+
+class MainWindow(WindowDisplay, QMainWindow):
+    """The explorer window. ``show_dialogs=False`` (screenshot mode) reports errors only through
+    the controller's signals, never with a modal box that nobody could close. The window shuts its
+    controller's worker thread down when it closes, also when the controller was passed in."""
+
+    train_requested = Signal()
+
+    def __init__(
+        self,
+        controller: Controller | None = None,
+        *,
+        show_dialogs: bool = True,
+        remember_recent: bool = True,
+    ) -> None:
+        super().__init__()
+        self.controller = controller if controller is not None else Controller(self)
+        self.show_dialogs = show_dialogs
+        self._remember_recent = remember_recent
+        self.settings = open_settings()
+        self.recent = RecentModels(self.settings)
+        self._font_scale = 1.0
+        self._was_maximized = False
+        self._status = tr("Loading…")
+        self.setWindowTitle(TITLE)
+        self.setWindowIcon(style.app_icon())
+
+        self.translate_panel = TranslatePanel()
+        self.info_panel = InfoPanel()
+        self.attention_panel = AttentionPanel()
+        self.pe_tab = PositionalTab()  # the table and waves (table_view), and the clock hands
+        self.pe_view, self.clock_view = self.pe_tab.table, self.pe_tab.clock
+        self.empty_state = EmptyState()
+
+        # The attention tab flips between the empty state and the panel rather than hiding the tab,
+        # so the tab bar (and where a later "Train" tab sits) never moves under the presenter.
+        self.attention_stack = QStackedWidget()
+        self.attention_stack.addWidget(self.empty_state)
+        self.attention_stack.addWidget(self.attention_panel)
+        self.tabs = QTabWidget()
+        self.tabs.setDocumentMode(True)
+        self.tabs.addTab(self.attention_stack, "Attention")
+        self.tabs.addTab(self.pe_tab, "Positional encoding")
+        self.train_panel = TrainPanel()
+        self.add_tab(self.train_panel, "Train")
+        self.workbench = Workbench()  # head importance, statistics over a test set, word alignment
+        self.add_tab(self.workbench, "Workbench")
+
+        # The sentence column scrolls rather than demanding height: at 1024 × 768 with a large font
+        # its contents are taller than the screen, and a minimum height would push the window off it.
+        column = QWidget()
+        column_layout = QVBoxLayout(column)
+        column_layout.setContentsMargins(0, 0, 0, 0)
+        column_layout.setSpacing(0)
+        column_layout.addWidget(self.translate_panel)
+        column_layout.addWidget(self.info_panel, 1)
+        self.sidebar = ColumnScrollArea(column)
+        self.splitter = QSplitter(Qt.Orientation.Horizontal)
+        self.presentation = PresentationMode(self)
+        right = QWidget()
+        right_layout = QVBoxLayout(right)
+        right_layout.setContentsMargins(0, 0, 0, 0)
+        right_layout.setSpacing(0)
+        right_layout.addWidget(self.presentation.bar)
+        right_layout.addWidget(self.tabs, 1)
+        self.splitter.addWidget(self.sidebar)
+        self.splitter.addWidget(right)
+        self.splitter.setStretchFactor(0, 0)
+        self.splitter.setStretchFactor(1, 1)
+        self.splitter.setSizes([420, 1180])
+        self._sidebar_sized = False  # until the first show, which sizes it to the window
+        self.setCentralWidget(self.splitter)
+        self.setMinimumSize(MIN_SIZE)
+
+        self._build_status_bar()
+        build_menus(self)
+        install_language_menu(self)
+        self._connect()
+        self._set_no_model(tr("Loading…"), loading=True)
+        self.set_font_scale(self._font_scale)  # the projector-sized base font, from the first frame
+
+    # -- construction ------------------------------------------------------------------------
+
+    def _build_status_bar(self) -> None:
+        self.state_label = QLabel(self._status)
+        self.device_label = QLabel("")
+        self.timing_label = QLabel("")
+        bar = self.statusBar()
+        bar.addWidget(self.state_label, 1)
+        bar.addPermanentWidget(self.device_label)
+        bar.addPermanentWidget(self.timing_label)
+
+    def _connect(self) -> None:
+        c = self.controller
+        c.model_loaded.connect(self._on_model_loaded)
+        c.translation_ready.connect(self._on_translation)
+        c.error.connect(self._on_error)
+        c.no_default_model.connect(self._on_no_default_model)
+        c.busy_changed.connect(self._on_busy)
+        c.timing.connect(self.timing_label.setText)
+        self.translate_panel.translate_requested.connect(self.translate)
+        self.empty_state.open_clicked.connect(self.choose_model)
+        self.empty_state.train_clicked.connect(self.request_train)
+        self.attention_panel.colormap_changed.connect(self.sync_colormap)
+        self.train_panel.open_requested.connect(self.open_trained)
+        c.model_loaded.connect(self.workbench.set_model)
+        c.translation_ready.connect(self.workbench.set_translation)
+
+    def showEvent(self, event) -> None:
+        super().showEvent(event)
+        if not self._sidebar_sized:
+            # A quarter of the window for the sentence panel: 420 px at 1600, but only ~280 at 1024,
+            # so that a projector's narrow screen leaves the maps most of the room.
+            self._sidebar_sized = True
+            width = self.splitter.width() or self.width()
+            side = max(self.translate_panel.minimumSizeHint().width(), min(420, round(0.27 * width)))
+            self.splitter.setSizes([side, max(1, width - side)])
+
+    # -- public API --------------------------------------------------------------------------
+
+    def add_tab(self, widget: QWidget, title: str) -> int:
+        """Add a tab next to the views (the training panel uses this); returns its index."""
+        return self.tabs.addTab(widget, title)
+
+    def add_above_tabs(self, widget: QWidget) -> None:
+        """Show ``widget`` across the views, above the tab bar (a lesson's caption)."""
+        column = self.tabs.parentWidget().layout()
+        column.insertWidget(column.indexOf(self.tabs), widget)
+
+    def load_default_model(self) -> None:
+        self._set_no_model(tr("Loading the built-in model…"), loading=True)
+        self.controller.load_default_model()
+
+    def open_model(self, path: str | Path) -> None:
+        """Load a model folder; errors keep the current model (see ``_on_error``)."""
+        self.show_status(tr("Loading {path}…", path=str(path)))
+        if self.controller.info is None:
+            self._set_no_model(tr("Loading the model…"), loading=True)
+        self.controller.load_model(str(path))
+
+    def open_trained(self, path: str, sentence: str = "") -> None:
+        """Load a checkpoint from the Train tab and show it, translating the run's probe sentence."""
+        if sentence:
+            # The sentence the run was watched on is in the language the model learned (digits for
+            # the synthetic tasks); it is translated as soon as the model is loaded.
+            self.translate_panel.set_text(sentence)
+        self.open_model(path)
+        self.tabs.setCurrentWidget(self.attention_stack)
+
+    def choose_model(self) -> None:
+        start = str(self.settings.value("last_model_parent", str(Path.home())))
+        path = QFileDialog.getExistingDirectory(self, tr("Open model folder"), start)
+        if path:
+            self.settings.setValue("last_model_parent", str(Path(path).parent))
+            self.open_model(path)
+
+    def translate(self, text: str, beam_size: int = 1) -> int:
+        return self.controller.translate(text, beam_size)
+
+    def request_train(self) -> None:
+        """Go to the Train tab when one is installed; otherwise explain the command line."""
+        self.train_requested.emit()
+        if not self.show_tab("Train") and self.show_dialogs:
+            QMessageBox.information(
+                self,
+                tr("Train a model"),
+                tr("Train a model from the command line:\n\n    attention-explorer train --help\n\n"
+                   "then open the folder it writes with File › Open model folder…"),
+            )
+
+    def export_view(self) -> None:
+        export_view(self)
+
+    def export_attention(self) -> None:
+        export_attention(self)
+
+    def retranslate_extras(self) -> None:
+        """After a language switch: the texts the window keeps aside to show later (the status line
+        while busy, the panel's statistics and titles) are made again in the new language."""
+        self._status = again(self._status)
+        for panel in self.findChildren(AttentionPanel):  # the Train tab has one too
+            panel.retranslate()
+
+    def is_empty_state(self) -> bool:
+        return self.attention_stack.currentWidget() is self.empty_state
+
+    # -- reactions ---------------------------------------------------------------------------
+
+    def _on_model_loaded(self, info) -> None:
+        self.info_panel.set_info(info)
+        self.device_label.setText(tr("Device: {device}", device=info.device))
+        name = model_display_name(info.path)
+        self.setWindowTitle(tr("Attention Explorer — {name}", name=name))
+        self.show_status(tr("Loaded {name}", name=name))
+        self.pe_tab.set_model(info)
+        self.translate_panel.set_model_ready(True)
+        if self._remember_recent and Path(info.path).is_dir():
+            self.recent.add(info.path)
+        # A new model makes the shown maps stale; translate the sentence again so the views match.
+        if self.translate_panel.text():
+            self.translate_panel.request_translation()
+
+    def _on_translation(self, translation) -> None:
+        self.translate_panel.set_translation(translation)
+        maps = translation.attention
+        self.attention_panel.set_maps(maps)
+        n_source = len(maps.source_tokens) if maps is not None else len(translation.source_pieces) + 1
+        self.pe_tab.set_sentence_length(n_source)
+        self.attention_stack.setCurrentWidget(self.attention_panel)
+        self._set_exports_enabled(maps is not None)
+        self.presentation.show_translation(translation.text)
+        self.show_status(tr("Ready"))
+
+    def _on_error(self, kind: str, message: str) -> None:
+        # The model's messages are English; the common ones have a translation, the rest stay as they are.
+        message = translate(message) if message else tr("Error")
+        self.show_status(message.splitlines()[0])
+        if kind == "translate":
+            # The maps on screen belong to the previous sentence; beside this error they would
+            # read as its attention, so they go.
+            self.translate_panel.show_error(message)
+            self.attention_panel.set_maps(None, empty_text=tr(TRANSLATE_FAILED))
+            self._set_exports_enabled(False)
+            self.presentation.show_translation("")
+            return
+        if self.controller.info is None:
+            self._set_no_model(tr("No model loaded"))
+        if self.show_dialogs:
+            QMessageBox.critical(self, tr("Could not open the model"), message)
+
+    # -- helpers -----------------------------------------------------------------------------
+
+    def show_status(self, text: str) -> None:
+        """The status line; while the worker is busy it says so, and shows ``text`` afterwards."""
+        self._status = text
+        if not self.controller.is_busy:
+            self.state_label.setText(text)
+
+    def _on_busy(self, busy: bool) -> None:
+        self.state_label.setText(tr("Working…") if busy else self._status)
+        self.attention_panel.set_busy(busy)
+        self.translate_panel.set_busy(busy)
+
+    def _on_no_default_model(self) -> None:
+        self._set_no_model(tr("No model loaded"))
+        self.show_status(tr("No model loaded"))
+
+    def _set_no_model(self, message: str, loading: bool = False) -> None:
+        if loading:  # the status bar says what the empty state says, never "Ready" meanwhile
+            self.show_status(message)
+        self.empty_state.set_message(message, loading=loading)
+        self.attention_stack.setCurrentWidget(self.empty_state)
+        self.translate_panel.set_model_ready(False)
+        self._set_exports_enabled(False)
+
+    def _set_exports_enabled(self, enabled: bool) -> None:
+        self.export_view_action.setEnabled(enabled)
+        self.export_data_action.setEnabled(enabled)
+
+    def fill_recent_menu(self) -> None:
+        fill_recent_menu(self)
+
+    def closeEvent(self, event) -> None:  # noqa: N802 - Qt override
+        if self.train_panel.is_training() and self.show_dialogs:
+            answer = QMessageBox.question(
+                self, tr("Training is running"),
+                tr("Stop the training run and quit? The run saves a checkpoint before it stops."),
+            )
+            if answer != QMessageBox.StandardButton.Yes:
+                event.ignore()
+                return
+        # No QThread may outlive the window: Qt aborts the process if one is destroyed running.
+        self.train_panel.shutdown()  # stops a run after its final checkpoint, then joins the thread
+        self.workbench.shutdown()  # cancels an analysis, then joins its thread
+        self.controller.shutdown()
+        super().closeEvent(event)

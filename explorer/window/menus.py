@@ -1,0 +1,101 @@
+"""The main window's menu bar: File, View and the colour-map choice, built here so that the window
+itself only wires panels together.
+
+The actions stay attributes of the window (``window.zoom_in_action`` …): presentation mode and the
+tests reach them there, and a later feature adds its entry with one call next to the others.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtGui import QAction, QActionGroup, QKeySequence
+from PySide6.QtWidgets import QMainWindow, QMenu
+
+from explorer.lecture.formula_dock import install_formula_dock
+from explorer.lecture.lesson_player import install_lessons
+from explorer.lecture.step_tab import install_step_tab
+from explorer.ui.colormaps import DEFAULT_COLORMAP, colormap_names
+from explorer.ui.i18n import tr
+from explorer.window.live_tools import install_live_tools
+
+
+def add_action(window: QMainWindow, menu: QMenu, text: str, slot, shortcuts=(),
+               checkable: bool = False) -> QAction:
+    """One menu entry owned by ``window`` (so its shortcut works while the window has focus)."""
+    action = QAction(text, window)
+    action.setShortcuts([QKeySequence(s) for s in shortcuts])
+    action.setCheckable(checkable)
+    action.triggered.connect(slot)
+    menu.addAction(action)
+    return action
+
+
+def build_menus(window) -> None:
+    """Build the File and View menus of ``window`` (a MainWindow) and keep their actions on it."""
+    w = window
+    file_menu = w.file_menu = w.menuBar().addMenu("&File")
+    w.open_action = add_action(w, file_menu, "&Open model folder…", w.choose_model, ["Ctrl+O"])
+    w.recent_menu = file_menu.addMenu("Open &recent")
+    w.recent_menu.aboutToShow.connect(lambda: fill_recent_menu(w))
+    fill_recent_menu(w)
+    file_menu.addSeparator()
+    w.export_view_action = add_action(w, file_menu, "Export view as PNG/SVG…", w.export_view, ["Ctrl+E"])
+    w.export_data_action = add_action(
+        w, file_menu, "Export attention as NPZ/CSV…", w.export_attention, ["Ctrl+Shift+E"]
+    )
+    file_menu.addSeparator()
+    quit_action = add_action(w, file_menu, "&Quit", w.close, ["Ctrl+Q"])
+
+    view_menu = w.menuBar().addMenu("&View")
+    w.view_menu = view_menu
+    # Ctrl+= is what people press on US layouts ("+" without Shift); Ctrl++ covers the keypad and
+    # layouts where + is unshifted.
+    w.zoom_in_action = add_action(w, view_menu, "Zoom &in", w.zoom_in, ["Ctrl+=", "Ctrl++"])
+    w.zoom_out_action = add_action(w, view_menu, "Zoom &out", w.zoom_out, ["Ctrl+-"])
+    w.reset_zoom_action = add_action(w, view_menu, "&Reset zoom", w.reset_zoom, ["Ctrl+0"])
+    view_menu.addSeparator()
+    w.full_screen_action = add_action(
+        w, view_menu, "&Full screen", w.toggle_full_screen, ["F11"], checkable=True
+    )
+    w.presentation_action = add_action(
+        w, view_menu, "&Presentation mode", lambda: w.presentation.toggle(), ["F5"], checkable=True
+    )
+    # A lambda taking the flag: handed setVisible itself, PySide picks the argument-less overload
+    # of ``triggered`` and the call fails with a TypeError.
+    w.info_action = add_action(w, view_menu, "Model &info", lambda: None, [], checkable=True)
+    w.info_action.setChecked(True)
+    w.info_action.toggled.connect(lambda on: w.info_panel.setVisible(on))
+    # Presentation mode hides the menu bar; shortcuts of actions in hidden menus stop working,
+    # so the window holds these too.
+    w.addActions([w.presentation_action, w.full_screen_action, w.zoom_in_action,
+                  w.zoom_out_action, w.reset_zoom_action])
+    w.workbench_action = add_action(w, view_menu, "Research &workbench", lambda: w.show_tab("Workbench"),
+                                    ["Ctrl+Shift+W"])
+    w.formula_dock = install_formula_dock(w, view_menu)  # lecture mode: eq. (1) for a clicked cell
+    w.step_view = install_step_tab(w, view_menu)  # lecture mode: the decoding one step at a time
+    w.live_tools = install_live_tools(w)  # head ablation, View › Beam hypotheses, File › Compare with model…
+    view_menu.addSeparator()
+    w.colormap_menu = view_menu.addMenu("&Colour map")
+    w.colormap_group = QActionGroup(w)
+    for name in colormap_names():
+        action = QAction(name, w, checkable=True)
+        action.setProperty("i18n_skip", True)  # the colour maps' own names, as matplotlib spells them
+        action.setChecked(name == DEFAULT_COLORMAP)
+        action.triggered.connect(lambda _=False, n=name: w.set_colormap(n))
+        w.colormap_group.addAction(action)
+        w.colormap_menu.addAction(action)
+    w.lessons = install_lessons(w, file_menu, before=quit_action)  # after the formula dock: see there
+
+
+def fill_recent_menu(window) -> None:
+    """Refill File › Open recent from the stored list (folders that vanished are already dropped)."""
+    menu = window.recent_menu
+    menu.clear()
+    paths = window.recent.paths()
+    for path in paths:
+        action = menu.addAction(path)
+        action.triggered.connect(lambda _=False, p=path: window.open_model(p))
+    if paths:
+        menu.addSeparator()
+        menu.addAction(tr("Clear list"), window.recent.clear)
+    else:
+        menu.addAction(tr("(none)")).setEnabled(False)

@@ -1,0 +1,86 @@
+"""A layers × heads grid of one number per head, coloured and labelled: the workbench's summary picture.
+
+Painted with QPainter rather than a plot: a handful of cells with their values written in them reads at a
+glance on a projector, and the colour of a cell can be checked by a test (``cell_rect``). Rows are layers
+(1 at the top, as in the All heads grid), columns heads. NaN cells (a removed head) are left blank.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from PySide6 import QtCore, QtGui, QtWidgets
+
+from explorer.ui.colormaps import map_to_rgba, text_color_for
+
+LABEL_W, LABEL_H, TITLE_H = 28, 18, 20
+# Short enough for three grids side by side in a 1024-pixel window (the full titles are clipped there).
+GRID_TITLES = {"encoder": "Encoder self", "decoder": "Decoder self (masked)", "cross": "Cross (encoder–decoder)"}
+
+
+class ValueGrid(QtWidgets.QWidget):
+    """(L, H) values drawn as cells coloured on ``levels``, with the value in each cell."""
+
+    def __init__(self, title: str = "", colormap: str = "viridis", parent=None) -> None:
+        super().__init__(parent)
+        self.title = title
+        self.colormap = colormap
+        self.values = np.zeros((0, 0))
+        self.levels = (0.0, 1.0)
+        self.fmt = "{:.2f}"
+        self.setMinimumSize(120, 90)
+        self.setSizePolicy(QtWidgets.QSizePolicy.Policy.Expanding, QtWidgets.QSizePolicy.Policy.Expanding)
+
+    def set_values(self, values: np.ndarray, levels: tuple[float, float] | None = None, fmt: str = "{:.2f}") -> None:
+        """Show ``values`` (L, H); ``levels`` (low, high) map to the ends of the colour map (default: its range)."""
+        self.values = np.asarray(values, dtype=np.float64)
+        finite = self.values[np.isfinite(self.values)]
+        if levels is None:
+            levels = (float(finite.min()), float(finite.max())) if finite.size else (0.0, 1.0)
+        self.levels = levels
+        self.fmt = fmt
+        self.update()
+
+    def clear(self) -> None:
+        self.set_values(np.zeros((0, 0)))
+
+    def colors(self) -> np.ndarray:
+        """(L, H, 4) RGBA of the cells; alpha 0 for blank ones."""
+        lo, hi = self.levels
+        span = hi - lo if hi > lo else 1.0
+        return map_to_rgba((self.values - lo) / span, self.colormap)
+
+    def cell_rect(self, layer: int, head: int) -> QtCore.QRectF:
+        """Where the cell of (0-based) ``layer``, ``head`` is painted, in widget pixels."""
+        rows, cols = self.values.shape
+        w = max(1.0, (self.width() - LABEL_W) / max(cols, 1))
+        h = max(1.0, (self.height() - LABEL_H - TITLE_H) / max(rows, 1))
+        return QtCore.QRectF(LABEL_W + head * w, TITLE_H + LABEL_H + layer * h, w, h)
+
+    def paintEvent(self, event) -> None:  # noqa: N802 - Qt override
+        p = QtGui.QPainter(self)
+        pal = self.palette()
+        p.setPen(pal.color(QtGui.QPalette.ColorRole.WindowText))
+        p.drawText(QtCore.QRectF(0, 0, self.width(), TITLE_H), QtCore.Qt.AlignmentFlag.AlignCenter, self.title)
+        rows, cols = self.values.shape
+        if rows == 0 or cols == 0:
+            p.drawText(self.rect(), QtCore.Qt.AlignmentFlag.AlignCenter, "—")
+            return
+        rgba = self.colors()
+        center = QtCore.Qt.AlignmentFlag.AlignCenter
+        for c in range(cols):
+            r0 = self.cell_rect(0, c)
+            p.drawText(QtCore.QRectF(r0.x(), TITLE_H, r0.width(), LABEL_H), center, f"H{c + 1}")
+        for r in range(rows):
+            r0 = self.cell_rect(r, 0)
+            p.drawText(QtCore.QRectF(0, r0.y(), LABEL_W, r0.height()), center, f"L{r + 1}")
+            for c in range(cols):
+                rect = self.cell_rect(r, c)
+                color = rgba[r, c]
+                if color[3] == 0:
+                    continue
+                p.fillRect(rect.adjusted(1, 1, -1, -1), QtGui.QColor(*map(int, color)))
+                if rect.width() > 30 and rect.height() > 14:
+                    p.setPen(QtGui.QColor(text_color_for(color)))
+                    p.drawText(rect, center, self.fmt.format(self.values[r, c]))
+                    p.setPen(pal.color(QtGui.QPalette.ColorRole.WindowText))
+        p.end()

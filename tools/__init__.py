@@ -1,0 +1,1 @@
+"""Developer tools for this repository; not part of the installed app."""
