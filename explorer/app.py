@@ -68,7 +68,9 @@ def build_parser() -> argparse.ArgumentParser:
         epilog=f"Model commands (no window): attention-explorer {{{','.join(cli_commands())}}} --help",
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
-    parser.add_argument("--model", metavar="DIR", help="model folder to open (default: built-in)")
+    parser.add_argument("--model", metavar="DIR",
+                        help="model folder to open, or a built-in model by name: en-de, en-zh (default: the "
+                             "Models menu's last choice, else en-zh for the Chinese window, en-de otherwise)")
     parser.add_argument("--screenshot", metavar="OUT.png", help="save a PNG of the window and exit")
     parser.add_argument("--sentence", metavar="TEXT", help="sentence to translate first")
     parser.add_argument("--view", choices=VIEWS, help="attention view to show, or 'pe' / 'clock' (positional encoding)")
@@ -102,6 +104,29 @@ def main(argv: list[str] | None = None) -> int:
     except SystemExit as exc:  # --help, or a usage error argparse has already printed
         return int(exc.code or 0)
     return run_gui(args)
+
+
+def first_model(window, args: argparse.Namespace, language: str) -> str | None:
+    """The folder to open first: --model (a path, or a built-in name such as en-zh), else the built-in model
+    of the user's last Models pick or of the window's language; None: the default built-in model. A
+    screenshot ignores the remembered pick (it is a document of the options given)."""
+    import os
+
+    from model.builtin import ENV, resolve_model_arg
+
+    if args.model:
+        return str(resolve_model_arg(args.model))
+    if os.environ.get(ENV):  # an explicit default folder (tests, benchmarks) is not overridden
+        return None
+    from explorer.window.models_menu import start_model
+    settings = window.settings if not args.screenshot else _NoSettings()
+    path = start_model(settings, language)
+    return str(path) if path is not None else None
+
+
+class _NoSettings:
+    def value(self, key, default=None):
+        return default
 
 
 def run_gui(args: argparse.Namespace) -> int:
@@ -155,7 +180,8 @@ def run_gui(args: argparse.Namespace) -> int:
         return _run_screenshot(app, window, args)
 
     _apply_state_once(window, args, on_error=window.show_status)
-    start = partial(window.open_model, args.model) if args.model else window.load_default_model
+    first = first_model(window, args, language)
+    start = partial(window.open_model, first) if first else window.load_default_model
     # The worker's torch import competes with the GUI thread for the GIL; starting it only after
     # the first frame is on screen keeps the window from appearing late and blank.
     after_first_paint(window, start)
@@ -275,8 +301,9 @@ def _run_screenshot(app, window, args) -> int:
         finish(2, "--sentence is empty: give a sentence to translate")
         return result["rc"]
     window.show()
-    if args.model:
-        window.open_model(args.model)
+    first = first_model(window, args, args.lang or "en")
+    if first:
+        window.open_model(first)
     else:
         window.load_default_model()
     app.exec()

@@ -70,6 +70,12 @@ def default_model_dir(name: str | None = None) -> Path | None:
     return found.path if found else None
 
 
+def builtin_name(path: str | Path) -> str:
+    """"en-zh" when ``path`` is a built-in model's folder, else ""."""
+    resolved = Path(path).resolve()
+    return next((m.name for m in builtin_models() if m.path.resolve() == resolved), "")
+
+
 def resolve_model_arg(text: str) -> Path:
     """What ``--model TEXT`` names: an existing path as given, else a built-in model's name."""
     path = Path(text).expanduser()

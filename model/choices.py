@@ -1,7 +1,7 @@
 """What the window's forms offer and check, in one torch-free module: the window's contract for settings.
 
 The GUI thread may import this module (and ``model.records``) but no other model code: torch and the
-model load on the workers' threads (``explorer.worker``, ``explorer.train_worker``), so the window opens
+model load on the workers' threads (``explorer.translate.worker``, ``explorer.training.worker``), so the window opens
 at once. Everything here is plain data, and importing it loads neither torch nor sentencepiece. The
 training and corpus modules read their choices from here, so a form and the code behind it cannot
 disagree.

@@ -1655,5 +1655,45 @@ or train a new model on a parallel corpus.</source>
       <source>Layer {layer}, head {head} — max weight {peak:.3f} (click to open)</source>
       <translation type="obsolete">第 {layer} 层，第 {head} 头 — 最大权重 {peak:.3f}（点击打开）</translation>
     </message>
+    <message>
+      <source>&amp;Models</source>
+      <translation>模型(&amp;M)</translation>
+    </message>
+    <message>
+      <source>English</source>
+      <translation>英语</translation>
+    </message>
+    <message>
+      <source>German</source>
+      <translation>德语</translation>
+    </message>
+    <message>
+      <source>Chinese</source>
+      <translation>中文</translation>
+    </message>
+    <message>
+      <source>French</source>
+      <translation>法语</translation>
+    </message>
+    <message>
+      <source>Spanish</source>
+      <translation>西班牙语</translation>
+    </message>
+    <message>
+      <source>Japanese</source>
+      <translation>日语</translation>
+    </message>
+    <message>
+      <source>{source} → {target}</source>
+      <translation>{source} → {target}</translation>
+    </message>
+    <message>
+      <source>Built-in model: {path}</source>
+      <translation>内置模型：{path}</translation>
+    </message>
+    <message>
+      <source>{pair} (built-in)</source>
+      <translation>{pair}（内置）</translation>
+    </message>
   </context>
 </TS>

@@ -9,6 +9,8 @@ A lesson is a small JSON file a person can read and edit:
 Layers and heads count from 1, as the window shows them. Optional per slide: "title", "beam" (1–8,
 default 4), "mean" (the mean over heads), "cell" ([query, key], 0-based as the formula walkthrough
 numbers them: the cell it works when its dock is open), "position" and "shift" (the clock view's).
+Optional for the whole lesson: "model", the built-in model it was made with ("en-zh"): the player opens
+that model first, so a lesson on "I love apples." → "我爱苹果。" never plays on the German model.
 Reading checks the whole file, and the layers and heads against the model in use, before anything
 changes, and says what is wrong in one line. Writing is atomic (model.files.write_atomic): a crash
 leaves the old lesson or the new one. Nothing here imports Qt.
@@ -23,12 +25,14 @@ from pathlib import Path
 
 from model.files import write_atomic
 from model.records import KINDS
+from model.safe_json import loads
 
 FORMAT = "attention-explorer-lesson"
 VERSION = 1
 VIEWS = ("head", "grid", "lines", "pe", "clock")  # explorer.window.display.VIEWS
 MAX_SENTENCE = 2000  # characters; a lesson is for a class, not a corpus
 MAX_BEAM = 8  # the translate panel's limit
+MAX_BYTES = 1 << 20  # a lesson of a thousand slides is ~200 kB; a 3 GiB file is not read whole to find out
 
 
 class LessonError(ValueError):
@@ -107,14 +111,29 @@ def parse_slide(raw, index: int, n_layers: int, n_heads: int) -> Slide:
                  position=_int(raw, "position", 0, None, where), shift=_int(raw, "shift", 1, None, where))
 
 
-def parse_lesson(text: str, n_layers: int, n_heads: int) -> tuple[Slide, ...]:
-    """Every slide of a lesson file's text, or LessonError naming the first problem."""
+def _data(text: str) -> dict:
+    """The lesson's JSON object: depth, number sizes and syntax checked (model.safe_json), one line each."""
     try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise LessonError(f"not a lesson file: not JSON ({exc})") from None
+        data = loads(text, "@", LessonError, max_depth=8)
+    except LessonError as exc:
+        why = str(exc).replace("@ is not valid JSON", "not JSON").replace("@ is not a file of this app: ", "")
+        raise LessonError(f"not a lesson file: {why}") from None
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise LessonError(f"not a lesson file: it lacks \"format\": \"{FORMAT}\"")
+    return data
+
+
+def lesson_model(text: str) -> str:
+    """The built-in model a lesson was made with (``"model": "en-zh"``), or "" when it names none."""
+    model = _data(text).get("model", "")
+    if not isinstance(model, str) or len(model) > 64:
+        raise LessonError("'model' must name a built-in model, e.g. \"en-zh\"")
+    return model
+
+
+def parse_lesson(text: str, n_layers: int, n_heads: int) -> tuple[Slide, ...]:
+    """Every slide of a lesson file's text, or LessonError naming the first problem."""
+    data = _data(text)
     version = data.get("version")
     if version != VERSION:
         newer = isinstance(version, int) and not isinstance(version, bool) and version > VERSION
@@ -127,30 +146,57 @@ def parse_lesson(text: str, n_layers: int, n_heads: int) -> tuple[Slide, ...]:
     return tuple(parse_slide(raw, i, n_layers, n_heads) for i, raw in enumerate(slides))
 
 
+def read_lesson_text(path: Path | str) -> str:
+    """The lesson file's text, read only when it is of a lesson's size and UTF-8."""
+    path = Path(path)
+    try:
+        size = path.stat().st_size
+        if path.is_dir():
+            raise LessonError(f"{path.name}: is a folder, not a lesson file")
+        if size > MAX_BYTES:
+            raise LessonError(f"{path.name}: {size / 2**20:.0f} MiB is too large for a lesson file (at most "
+                              f"{MAX_BYTES // 2**20} MiB); it was not read")
+        return path.read_bytes().decode("utf-8-sig")
+    except FileNotFoundError:
+        raise LessonError(f"{path.name}: no such file") from None
+    except UnicodeDecodeError:
+        raise LessonError(f"{path.name}: not a lesson file: not UTF-8 text") from None
+    except OSError as exc:
+        raise LessonError(f"{path.name}: cannot be read ({exc.strerror or exc})") from None
+
+
+def read_lesson_model(path: Path | str) -> str:
+    """``lesson_model`` of the file at ``path``; LessonError's message starts with the file's name."""
+    path = Path(path)
+    text = read_lesson_text(path)
+    try:
+        return lesson_model(text)
+    except LessonError as exc:
+        raise LessonError(f"{path.name}: {exc}") from None
+
+
 def read_lesson(path: Path | str, n_layers: int, n_heads: int) -> tuple[Slide, ...]:
     """The slides of the lesson at ``path``; LessonError's message starts with the file's name."""
     path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise LessonError(f"{path.name}: no such file") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise LessonError(f"{path.name}: cannot be read ({exc})") from None
+    text = read_lesson_text(path)
     try:
         return parse_lesson(text, n_layers, n_heads)
     except LessonError as exc:
         raise LessonError(f"{path.name}: {exc}") from None
 
 
-def dump_lesson(slides) -> str:
-    return json.dumps({"format": FORMAT, "version": VERSION, "slides": [s.to_dict() for s in slides]},
-                      indent=2, ensure_ascii=False) + "\n"
+def dump_lesson(slides, model: str = "") -> str:
+    head = {"format": FORMAT, "version": VERSION, **({"model": model} if model else {})}
+    return json.dumps({**head, "slides": [s.to_dict() for s in slides]}, indent=2, ensure_ascii=False) + "\n"
 
 
-def append_slide(path: Path | str, slide: Slide, n_layers: int, n_heads: int) -> int:
+def append_slide(path: Path | str, slide: Slide, n_layers: int, n_heads: int, model: str = "") -> int:
     """Add ``slide`` at the end of the lesson at ``path`` (a new lesson when there is no file); returns
-    the number of slides now. A file that is there but not a valid lesson is left as it is."""
+    the number of slides now. A file that is there but not a valid lesson is left as it is. ``model``: the
+    built-in model in use, recorded for a new lesson (an existing one keeps its own)."""
     path = Path(path)
     slides = read_lesson(path, n_layers, n_heads) if path.exists() else ()
-    write_atomic(path, dump_lesson((*slides, slide)))
+    if path.exists():
+        model = read_lesson_model(path)
+    write_atomic(path, dump_lesson((*slides, slide), model))
     return len(slides) + 1

@@ -17,9 +17,10 @@ from PySide6.QtCore import QEvent, QObject, Qt, Signal
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QApplication, QFileDialog, QLabel, QMessageBox
 
-from explorer.lecture.lesson_file import LessonError, Slide, append_slide, read_lesson
+from explorer.lecture.lesson_file import LessonError, Slide, append_slide, read_lesson, read_lesson_model
 from explorer.ui.i18n import tr
 from explorer.ui.style import bold_font
+from model.builtin import builtin_model, builtin_name
 
 LESSON_FILTER = "Lessons (*.json);;All files (*)"
 KEYS = {Qt.Key.Key_PageDown: +1, Qt.Key.Key_PageUp: -1, Qt.Key.Key_Escape: 0}
@@ -69,7 +70,7 @@ class LessonPlayer(QObject):
         try:
             if info is None:
                 raise ValueError("open a model first")
-            count = append_slide(path, self.current_slide(), info.n_layers, info.n_heads)
+            count = append_slide(path, self.current_slide(), info.n_layers, info.n_heads, builtin_name(info.path))
         except (ValueError, OSError) as exc:
             return self._fail("Could not save the slide", str(exc))
         self.path = Path(path)
@@ -79,9 +80,18 @@ class LessonPlayer(QObject):
     # -- playing -----------------------------------------------------------------------------------
 
     def open_lesson(self, path: Path | str) -> bool:
-        """Check the whole lesson, then show its first slide; a bad file changes nothing."""
+        """Check the whole lesson, then show its first slide; a bad file changes nothing. A lesson made with
+        another built-in model ("model": "en-zh") opens that model first and plays once it is loaded."""
         info = self._window.controller.info
         try:
+            wanted = read_lesson_model(path)
+            model = builtin_model(wanted) if wanted else None
+            if wanted and model is None:
+                self._window.show_status(tr("This lesson was made with the model {name}, which is not built in; "
+                                            "it plays on the model in use", name=wanted))
+            if model is not None and (info is None or Path(info.path).resolve() != model.path.resolve()):
+                self._wait_for_model(path, model.path)
+                return True
             if info is None:
                 raise LessonError("open a model first: a lesson's layers and heads are checked against it")
             slides = read_lesson(path, info.n_layers, info.n_heads)
@@ -91,6 +101,17 @@ class LessonPlayer(QObject):
         QApplication.instance().installEventFilter(self)
         self.go(0)
         return True
+
+    def _wait_for_model(self, path: Path | str, model_path: Path) -> None:
+        """Open the lesson's model, then the lesson (once, when that model has loaded)."""
+        controller = self._window.controller
+
+        def loaded(info) -> None:
+            controller.model_loaded.disconnect(loaded)
+            if Path(info.path).resolve() == model_path.resolve():
+                self.open_lesson(path)
+        controller.model_loaded.connect(loaded)
+        self._window.open_model(model_path)
 
     def is_playing(self) -> bool:
         return self._index >= 0

@@ -42,6 +42,7 @@ from explorer.window.export import export_attention, export_view
 from explorer.window.info_panel import InfoPanel, model_display_name
 from explorer.window.language_menu import install_language_menu
 from explorer.window.menus import build_menus, fill_recent_menu
+from explorer.window.models_menu import builtin_display_name, mark_loaded, retranslate_models_menu
 from explorer.workbench.panel import Workbench
 
 TITLE = "Attention Explorer"
@@ -229,6 +230,7 @@ class MainWindow(WindowDisplay, QMainWindow):
         self._status = again(self._status)
         for panel in self.findChildren(AttentionPanel):  # the Train tab has one too
             panel.retranslate()
+        retranslate_models_menu(self)
 
     def is_empty_state(self) -> bool:
         return self.attention_stack.currentWidget() is self.empty_state
@@ -238,7 +240,8 @@ class MainWindow(WindowDisplay, QMainWindow):
     def _on_model_loaded(self, info) -> None:
         self.info_panel.set_info(info)
         self.device_label.setText(tr("Device: {device}", device=info.device))
-        name = model_display_name(info.path)
+        name = builtin_display_name(info.path) or model_display_name(info.path)
+        mark_loaded(self, info.path)
         self.setWindowTitle(tr("Attention Explorer — {name}", name=name))
         self.show_status(tr("Loaded {name}", name=name))
         self.pe_tab.set_model(info)

@@ -16,6 +16,7 @@ from explorer.lecture.step_tab import install_step_tab
 from explorer.ui.colormaps import DEFAULT_COLORMAP, colormap_names
 from explorer.ui.i18n import tr
 from explorer.window.live_tools import install_live_tools
+from explorer.window.models_menu import install_models_menu
 
 
 def add_action(window: QMainWindow, menu: QMenu, text: str, slot, shortcuts=(),
@@ -84,6 +85,7 @@ def build_menus(window) -> None:
         w.colormap_group.addAction(action)
         w.colormap_menu.addAction(action)
     w.lessons = install_lessons(w, file_menu, before=quit_action)  # after the formula dock: see there
+    install_models_menu(w, before=view_menu.menuAction())  # Models › English → German, English → Chinese
 
 
 def fill_recent_menu(window) -> None:

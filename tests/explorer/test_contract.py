@@ -26,12 +26,16 @@ VIEWS = {f"explorer.{package}.{name}" for package, names in {
 # torch-free; model.analysis.walkthrough is eq. (1) in NumPy, the formula walkthrough's arithmetic
 # model.research_records: the workbench's records; model.analysis.alignment: argmax links in NumPy, which
 # the alignment view draws for the current sentence
+# model.builtin (and the model.languages it names pairs with): the built-in models' folders, for the Models menu
 LIGHT = {"model", "model.records", "model.choices", "model.config", "model.errors", "model.analysis",
-         "model.analysis.walkthrough", "model.research_records", "model.analysis.alignment", "model.files"}
+         "model.analysis.walkthrough", "model.research_records", "model.analysis.alignment", "model.files",
+         "model.builtin", "model.languages", "model.safe_json"}
 VIEW_MODEL_IMPORTS = {"model.records", "model.analysis.walkthrough", "model.research_records",
                       "model.analysis.alignment"}
 # model.files: the atomic write (standard library only), for the lesson files the window saves
-GUI_MODEL_IMPORTS = {"model.records", "model.choices", "model.research_records", "model.files"}
+# model.safe_json: the bounded JSON reader lesson files go through
+GUI_MODEL_IMPORTS = {"model.records", "model.choices", "model.research_records", "model.files", "model.builtin",
+                     "model.safe_json"}
 
 
 def explorer_modules() -> dict[str, Path]:
@@ -76,6 +80,6 @@ def test_views_import_only_records_and_the_rest_only_records_and_choices():
         if name in VIEWS:
             assert used <= VIEW_MODEL_IMPORTS, (name, used)
         elif name == "explorer.app":
-            assert used <= {"model.records", "model.cli"}, used  # model.cli: command-line dispatch, without Qt
+            assert used <= {"model.records", "model.cli", "model.builtin"}, used  # model.cli: dispatch, no Qt
         elif name not in WORKERS:
             assert used <= GUI_MODEL_IMPORTS, (name, used)

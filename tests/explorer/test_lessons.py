@@ -175,3 +175,44 @@ def test_the_sample_lesson_fits_the_built_in_model():
     model = json.loads((root / "assets" / "models" / "en-de" / "config.json").read_text())["model"]
     slides = read_lesson(root / "docs" / "lessons" / "attention-basics.json", model["n_layers"], model["n_heads"])
     assert [s.view for s in slides] == ["head", "grid", "head", "head", "clock"] and slides[3].cell == (2, 1)
+
+
+@pytest.mark.parametrize("content, message", [
+    ("[" * 200_000 + "]" * 200_000, "nests deeper than 8 levels"),
+    ('{"format": "' + FORMAT + '", "version": ' + "1" * 5001 + "}", "an integer of 5001 digits"),
+    (b"\xff\xfe{}", "not UTF-8 text"),
+    (None, "too large for a lesson file"),
+])
+def test_hostile_lesson_files_get_one_line_from_the_window(qtbot, loaded, tmp_path, warnings, content, message):
+    win, path = loaded, tmp_path / "hostile.json"
+    if content is None:
+        with open(path, "wb") as f:  # 3 GiB on paper (sparse): refused before it is read
+            f.truncate(3 * 2**30)
+    else:
+        path.write_bytes(content if isinstance(content, bytes) else content.encode())
+    assert not win.lessons.open_lesson(path)
+    assert len(warnings) == 1 and message in warnings[0][2] and "\n" not in warnings[0][2]
+    assert not win.lessons.is_playing()
+
+
+def test_a_lesson_made_with_another_built_in_model_opens_that_model_first(qtbot, loaded, tmp_path, warnings):
+    from model.builtin import builtin_model
+    win, path = loaded, tmp_path / "de.json"
+    path.write_text(dump_lesson([Slide(**GOOD)], model="en-de"))
+    assert json.loads(path.read_text())["model"] == "en-de"
+    with qtbot.waitSignal(win.lessons.slide_shown, timeout=TIMEOUT):
+        assert win.lessons.open_lesson(path)
+    assert Path(win.controller.info.path).resolve() == builtin_model("en-de").path.resolve()
+    assert win.lessons.is_playing() and not warnings
+    # A slide saved on a built-in model records it for a new lesson.
+    win.lessons.stop()
+    assert win.lessons.save_slide(tmp_path / "new.json")
+    assert json.loads((tmp_path / "new.json").read_text())["model"] == "en-de"
+
+
+def test_a_lesson_naming_an_unknown_model_plays_on_the_model_in_use(qtbot, loaded, tmp_path, warnings):
+    win, path = loaded, tmp_path / "x.json"
+    path.write_text(dump_lesson([Slide(**GOOD)], model="xx-yy"))
+    with qtbot.waitSignal(win.lessons.slide_shown, timeout=TIMEOUT):
+        assert win.lessons.open_lesson(path)
+    assert win.lessons.is_playing() and not warnings
