@@ -196,8 +196,8 @@ class Translation:
     unknown_pieces: int = 0  # source pieces the vocabulary lacks (<unk>): emoji, scripts it never saw
     vectors: AttentionVectors | None = None  # per-head Q, K, V: only when the walkthrough asked for them
     steps: DecodeSteps | None = None  # the search step by step: only when the step view asked for it
-    # "repeated": cut where the search began to loop; "length_limit": stopped at the length bound unfinished
-    # (model.decoding.loops). A flagged sentence is shown as such, never as a plain translation.
+    # "repeated": the search looped, the same piece or n-gram far past the source; "length_limit": stopped at
+    # the length bound unfinished (model.decoding.loops). Shown as searched, and said.
     flags: tuple[str, ...] = ()
     # The research workbench (model/workbench_records.py): the same sentence with every head, when heads
     # were removed; every hypothesis of the final beam, when asked for; a second model beside this one.

@@ -25,6 +25,8 @@ class Hypothesis:
     score: float  # log_prob / penalty, what the search ranks by
     finished: bool  # False: cut off by the length limit before it produced </s>
     attention: AttentionMaps | None = None  # this hypothesis' own maps (force-decoded)
+    # It repeats itself past anything in the source (model.decoding.loops): flagged, shown as searched.
+    repeated: bool = False
 
 
 @dataclass(frozen=True)

@@ -54,6 +54,18 @@ def test_the_classroom_example_comes_out_exactly():
     assert greedy.text == EXPECTED["I love apples."]
 
 
+def test_cross_attention_is_not_uniform():
+    """A model that translates from an average of the source (uniform cross-attention, as the first run
+    trained from scratch did) has nothing to show a class: some head of the last layers must point."""
+    from model.decoding.decode import translate
+    tr = translate(load_model(ASSET), "I love apples.", beam_size=4)
+    cross = tr.attention.cross  # (layers, heads, T, S)
+    uniform = 1.0 / cross.shape[-1]
+    sharpest = max(float(cross[layer, head].max(-1).mean()) for layer in range(cross.shape[0])
+                   for head in range(cross.shape[1]))
+    assert sharpest > 3 * uniform, sharpest
+
+
 @pytest.mark.slow
 def test_bleu_floor_on_100_heldout_pairs_with_the_zh_tokenizer():
     import sacrebleu

@@ -6,7 +6,8 @@ instead mark the *continuation* pieces, the rarer case, with a light middle dot:
 shown as ``The wea ·ther``. Punctuation glued to a word (``.`` ``,``) needs no mark. A lone ``▁`` piece
 becomes ``␣`` so it is not invisible. This is the one notation of the app: axes, the Lines view and the
 hover read-outs all use it, and :data:`LEGEND` explains it on screen. Only the data exports (CSV, NPZ)
-keep the raw pieces, so nothing is lost.
+keep the raw pieces, so nothing is lost. Chinese and Japanese pieces get no mark: written without spaces,
+every one of them would carry it.
 """
 
 from __future__ import annotations
@@ -30,9 +31,16 @@ def display_piece(piece: str) -> str:
     if piece.startswith(WORD_START):
         return piece[len(WORD_START):].replace(WORD_START, " ")
     body = piece.replace(WORD_START, " ")
-    if body[0].isalnum():
+    if body[0].isalnum() and not _spaceless(body[0]):
         return CONTINUATION_MARK + body
     return body
+
+
+def _spaceless(ch: str) -> bool:
+    """Chinese and Japanese are written without spaces, so in them every piece "continues" the one before:
+    the mark would sit on every label and say nothing. Their pieces are shown as they are."""
+    return ("\u3040" <= ch <= "\u30ff" or "\u3400" <= ch <= "\u4dbf" or "\u4e00" <= ch <= "\u9fff"
+            or "\uf900" <= ch <= "\ufaff")
 
 
 def display_pieces(pieces) -> list[str]:

@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
 
 from explorer.ui.i18n import N_, tr
 from explorer.ui.style import make_heading
+from explorer.window.models_menu import builtin_display_name
 
 
 def format_count(n: int) -> str:
@@ -99,7 +100,7 @@ class InfoPanel(QWidget):
             self.config_table.hide()  # an empty table with headers only reads like something broke
             return
         self.config_table.show()
-        name = model_display_name(info.path)
+        name = builtin_display_name(info.path) or model_display_name(info.path)
         self._set("Model", name, tooltip=info.path)
         self._set("Parameters", format_count(info.n_params), tooltip=tr("{n:,} parameters", n=info.n_params))
         self._set("Origin", tr(self.ORIGINS[info.origin]) if info.origin in self.ORIGINS else info.origin)

@@ -84,6 +84,9 @@ def cmd_translate(a) -> int:
         ms = (time.perf_counter() - t0) * 1000
         if tr.unknown_pieces:
             print(f"warning: {tr.unknown_note()}", file=sys.stderr)
+        if tr.flags:
+            from model.paragraphs.translate_text import NOTES
+            print(f"warning: {'; '.join(NOTES.get(f, f) for f in tr.flags)}: {text}", file=sys.stderr)
         if a.save_attention:
             import numpy as np
             m = tr.attention

@@ -219,9 +219,9 @@ def _translate(loaded: LoadedModel, text: str, beam_size: int, capture_attention
             encoded = model.encode(src, need_weights=capture_attention, head_mask=hm.get("encoder"))
         generated, score = beam_search(model, src, beam_size, max_len, length_penalty_alpha, use_cache,
                                        memory=encoded[0], head_masks=head_masks, on_step=recorder)
-    guarded, flags = guard(generated, ids, eos, max_len)
-    if guarded != list(generated):  # cut at a loop: the maps must be those of what is shown
-        generated, captured = guarded, None
+    # The views show exactly what the search produced, a loop included, and flag it; text meant to be read
+    # (model.paragraphs: the command line, files) is cut at the loop as well.
+    _, flags = guard(generated, ids, eos, max_len)
     out_ids = [i for i in generated if i != eos]
     maps = None
     if capture_attention:

@@ -37,6 +37,7 @@ def test_map_to_rgba_matches_pyqtgraph():
 @pytest.mark.parametrize("piece,shown", [
     ("▁The", "The"), ("ther", "·ther"), (".", "."), ("</s>", "</s>"), ("<s>", "<s>"), ("▁", "␣"),
     ("▁New▁York", "New York"),
+    ("爱", "爱"), ("苹果", "苹果"), ("▁我", "我"), ("。", "。"), ("すき", "すき"), ("Tom", "·Tom"),
 ])
 def test_display_piece(piece, shown):
     assert display_piece(piece) == shown

@@ -63,9 +63,17 @@ def test_a_model_forced_to_loop_is_stopped_flagged_and_bounded(tiny_model_dir, m
     monkeypatch.setattr(decode, "search_copy", lambda loaded: None)
     tr = decode.translate(loaded, "1 2 3", beam_size=1)
     n_src = len(tr.source_pieces) + 1
-    assert looped == [max_output_length(n_src, 50)]  # bounded by the source's length
-    assert tr.flags == (REPEATED,) and len(tr.target_pieces) == 1
-    assert tr.attention.cross.shape[2] == 2  # the maps are those of what is shown (one piece and </s>)
+    bound = max_output_length(n_src, 50)
+    assert looped == [bound]  # bounded by the source's length
+    # The views show what the search did (every looped piece, with its maps) and say so.
+    assert tr.flags == (REPEATED,) and len(tr.target_pieces) == bound
+    assert tr.attention.cross.shape[2] == bound
+    # Text meant to be read is cut where the loop starts.
+    from model.paragraphs import translate_text as tt
+    monkeypatch.setattr(tt, "decode_batches", lambda m, tok, texts, *a, **k: (
+        [tok.encode(t) + [m.cfg.eos_id] for t in texts], [[7] * 40 for _ in texts]))
+    result = tt.translate_text(loaded, "1 2 3", beam_size=1)
+    assert result.sentences[0].flags == (REPEATED,) and result.sentences[0].text == loaded.tokenizer.decode([7])
 
 
 def test_five_sentences_in_five_out_in_order(capsys):
