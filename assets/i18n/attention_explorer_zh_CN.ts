@@ -1684,16 +1684,16 @@ or train a new model on a parallel corpus.</source>
       <translation>日语</translation>
     </message>
     <message>
-      <source>{source} → {target}</source>
-      <translation>{source} → {target}</translation>
-    </message>
-    <message>
       <source>Built-in model: {path}</source>
       <translation>内置模型：{path}</translation>
     </message>
     <message>
       <source>{pair} (built-in)</source>
       <translation>{pair}（内置）</translation>
+    </message>
+    <message>
+      <source>This lesson was made with the model {name}, which is not built in; it plays on the model in use</source>
+      <translation>这节课是用模型 {name} 做的，它不是内置模型；现在用当前的模型播放</translation>
     </message>
   </context>
 </TS>

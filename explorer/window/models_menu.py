@@ -12,7 +12,7 @@ from pathlib import Path
 
 from PySide6.QtGui import QAction, QActionGroup
 
-from explorer.ui.i18n import N_, tr
+from explorer.ui.i18n import N_, tr, translate
 from model.builtin import BuiltinModel, builtin_model, builtin_models
 
 SETTINGS_KEY = "models/builtin"  # the built-in model the user chose last, by name ("en-zh")
@@ -22,10 +22,12 @@ LANGUAGE_NAMES = {"en": N_("English"), "de": N_("German"), "zh": N_("Chinese"), 
 
 
 def pair_label(model: BuiltinModel) -> str:
-    """"English → Chinese" in the window's language."""
-    src = tr(LANGUAGE_NAMES[model.source]) if model.source in LANGUAGE_NAMES else model.source
-    tgt = tr(LANGUAGE_NAMES[model.target]) if model.target in LANGUAGE_NAMES else model.target
-    return tr("{source} → {target}", source=src, target=tgt)
+    """"English → Chinese" in the window's language. Made from the plain lookups, not a tr() template: a
+    template's text is remembered for the retranslation walk, which would then take the Train tab's own
+    "English → German" entry for this label and keep it in English."""
+    src = translate(LANGUAGE_NAMES[model.source]) if model.source in LANGUAGE_NAMES else model.source
+    tgt = translate(LANGUAGE_NAMES[model.target]) if model.target in LANGUAGE_NAMES else model.target
+    return f"{src} → {tgt}"
 
 
 def start_model(settings, language: str) -> Path | None:
