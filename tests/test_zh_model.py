@@ -39,6 +39,10 @@ def test_looks_like_the_paper_and_covers_chinese():
 # each checked by a Chinese reader when the model was shipped (MODEL_CARD.md).
 EXPECTED = {
     "I love apples.": "我爱苹果。",
+    "Good morning!": "早上好！",  # full-width ！: SentencePiece's NFKC folded it, decoding puts it back
+    "Where do you live?": "你住在哪里？",
+    "The weather is nice today.": "今天天气很好。",
+    "I bought three apples.": "我买了三个苹果。",
 }
 
 

@@ -85,7 +85,7 @@ def build_menus(window) -> None:
         w.colormap_group.addAction(action)
         w.colormap_menu.addAction(action)
     w.lessons = install_lessons(w, file_menu, before=quit_action)  # after the formula dock: see there
-    install_models_menu(w, before=view_menu.menuAction())  # Models › English → German, English → Chinese
+    install_models_menu(w)  # Models › English → German, English → Chinese
 
 
 def fill_recent_menu(window) -> None:

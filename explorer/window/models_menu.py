@@ -40,10 +40,9 @@ def start_model(settings, language: str) -> Path | None:
     return found.path if found is not None else None
 
 
-def install_models_menu(window, before) -> None:
-    """Add the Models menu to ``window``'s menu bar before the menu action ``before`` (View)."""
+def install_models_menu(window) -> None:
+    """Add the Models menu at the end of ``window``'s menu bar (File and View keep their places)."""
     menu = window.menuBar().addMenu("&Models")
-    window.menuBar().insertMenu(before, menu)
     window.models_menu = menu
     group = QActionGroup(window)
     window.model_actions = {}

@@ -39,6 +39,9 @@ def heldout_files(model_path: str | Path) -> tuple[Path, Path] | None:
 
 def read_lines(path: str | Path, what: str) -> list[str]:
     """The lines of a UTF-8 text file; a one-line UserError naming ``what`` if it cannot be read."""
+    if not Path(path).is_file():
+        why = "it is a folder" if Path(path).is_dir() else "no such file"
+        raise UserError(f"cannot read the {what} file {path}: {why}")
     return read_corpus_lines(path, what, UserError)
 
 

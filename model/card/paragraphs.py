@@ -48,8 +48,8 @@ def tatoeba_paragraph(st: dict, name: str) -> str:
     pair = f"{language_name(st.get('source', 'en'))}–{language_name(st.get('target', 'de'))}"
     anki = {"de": "deu.txt", "zh": "cmn.txt"}.get(st.get("target", "de"), "the Anki file")
     cc = "CC BY 2.0 (France)" if st.get("target") == "zh" else "CC BY 2.0"
-    if not ding:
-        licence = licence.replace("CC BY 2.0", cc)
+    if not ding:  # what the weights are distributed under is the card's to say (a child of another model…)
+        licence = f"The Tatoeba pairs are {cc}: credit tatoeba.org and www.manythings.org/anki."
     return (
         f"{pair} sentence pairs of the Tatoeba Project (tatoeba.org), as packaged by www.manythings.org/anki "
         f"(`{anki}`; sha256 `{st.get('tatoeba_sha256', '?')[:12]}…`), licensed {cc} — attribution: "

@@ -22,7 +22,7 @@ from model.checkpoint import LoadedModel
 from model.decoding.ablation import removed_of
 from model.decoding.beam import Beam
 from model.decoding.int8 import search_copy
-from model.decoding.loops import guard, max_output_length
+from model.decoding.loops import guard
 from model.decoding.speculative import checked_greedy
 from model.decoding.steps import BeamRecorder, decode_steps
 from model.errors import UserError
@@ -200,7 +200,9 @@ def _translate(loaded: LoadedModel, text: str, beam_size: int, capture_attention
     bos, eos = model.cfg.bos_id, model.cfg.eos_id
     ids = encode_source(loaded, text)
     src = torch.tensor([ids], dtype=torch.long, device=loaded.device)
-    max_len = max_output_length(len(ids), max_extra)
+    # The views show what the search does within the source's length + max_extra (as Marian's reference
+    # tests run generate); text meant to be read gets the tighter bound of model.decoding.loops.
+    max_len = len(ids) + max_extra
     # The int8 draft (model/decoding/speculative.py) changes the speed of greedy search, never its result.
     fast = search_copy(loaded) if beam_size == 1 and use_cache and not head_masks else None
     captured, encoded = None, None

@@ -17,12 +17,12 @@ from model.checkpoint import LoadedModel
 from model.decoding.ablation import head_masks, removed_of
 from model.decoding.beam import Beam, length_penalty
 from model.decoding.decode import DECODE_THREADS, capture, encode_source, intra_op_threads, step_logprobs, translate
-from model.decoding.loops import find_loop, max_output_length
+from model.decoding.loops import find_loop
 from model.records import AttentionMaps, Translation
 from model.transformer import DecoderState
 from model.workbench_records import BeamHypotheses, Comparison, Hypothesis
 
-MAX_EXTRA = 50  # as decode.translate: output bounded by model.decoding.loops.max_output_length
+MAX_EXTRA = 50  # as decode.translate: output up to the source length + 50 pieces
 
 
 def force_decode(loaded: LoadedModel, src_ids: list[int], generated: list[int],
@@ -55,8 +55,7 @@ def final_beam(loaded: LoadedModel, text: str, beam_size: int, alpha: float = 0.
     beam = Beam(beam_size, alpha, src.device, model.cfg.bos_id, eos)
     state = DecoderState(model, memory, src, rows=beam_size)
     memory_k, src_k = memory.expand(beam_size, -1, -1), src.expand(beam_size, -1)
-    max_len = max_output_length(len(ids), MAX_EXTRA)
-    while beam.step < max_len:
+    while beam.step < len(ids) + MAX_EXTRA:
         index = beam.advance(step_logprobs(model, memory_k, src_k, beam.seqs, state, masks))
         if index is None:
             break

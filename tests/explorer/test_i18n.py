@@ -50,12 +50,12 @@ def tab_titles(tabs) -> list[str]:
 def test_switching_to_chinese_changes_menus_and_tabs_and_back(window, english_after):
     english = (menu_titles(window), tab_titles(window.tabs), tab_titles(window.attention_panel.tabs),
                window.zoom_in_action.text(), window.translate_panel.translate_button.text())
-    assert english[0] == ["&File", "&Models", "&View"]
+    assert english[0] == ["&File", "&View", "&Models"]
     assert english[1] == ["Attention", "Step by step", "Positional encoding", "Train", "Workbench"]
 
     assert set_language(window, "zh_CN") == ""
     assert i18n.current_language() == "zh_CN"
-    assert menu_titles(window) == ["文件(&F)", "模型(&M)", "视图(&V)"]
+    assert menu_titles(window) == ["文件(&F)", "视图(&V)", "模型(&M)"]
     assert tab_titles(window.tabs) == ["注意力", "逐步解码", "位置编码", "训练", "研究工作台"]
     assert tab_titles(window.attention_panel.tabs) == ["头", "全部头", "连线"]
     assert window.zoom_in_action.text() == "放大(&I)"
@@ -153,7 +153,7 @@ def test_a_missing_or_broken_translation_leaves_english_with_one_line(window, tm
     assert ("missing" if content is None else "unreadable") in problem and "English" in problem
     assert "\n" not in problem
     assert capsys.readouterr().err == f"attention-explorer: {problem}\n"
-    assert i18n.current_language() == "en" and menu_titles(window) == ["&File", "&Models", "&View"]
+    assert i18n.current_language() == "en" and menu_titles(window) == ["&File", "&View", "&Models"]
     assert window.state_label.text() == problem
     assert window.language_actions["en"].isChecked()
     assert saved_language(window.settings) == "en"  # a failed switch is not remembered

@@ -216,3 +216,18 @@ def test_a_lesson_naming_an_unknown_model_plays_on_the_model_in_use(qtbot, loade
     with qtbot.waitSignal(win.lessons.slide_shown, timeout=TIMEOUT):
         assert win.lessons.open_lesson(path)
     assert win.lessons.is_playing() and not warnings
+
+
+def test_the_chinese_sample_lesson_fits_the_english_chinese_model():
+    from explorer.lecture.lesson_file import read_lesson_model
+    root = Path(__file__).resolve().parents[2]
+    lesson = root / "docs" / "lessons" / "我爱苹果.json"
+    assert read_lesson_model(lesson) == "en-zh"
+    folder = root / "assets" / "models" / "en-zh"
+    if not (folder / "config.json").is_file():
+        pytest.skip("no English→Chinese model shipped")
+    model = json.loads((folder / "config.json").read_text())["model"]
+    slides = read_lesson(lesson, model["n_layers"], model["n_heads"])
+    assert {s.sentence for s in slides} == {"I love apples."}
+    assert [s.view for s in slides] == ["head", "grid", "head", "head", "clock"] and slides[3].cell == (2, 2)
+    assert all(any("\u4e00" <= c <= "\u9fff" for c in s.title) for s in slides)  # written in Chinese

@@ -63,16 +63,21 @@ def test_a_model_forced_to_loop_is_stopped_flagged_and_bounded(tiny_model_dir, m
     monkeypatch.setattr(decode, "search_copy", lambda loaded: None)
     tr = decode.translate(loaded, "1 2 3", beam_size=1)
     n_src = len(tr.source_pieces) + 1
-    bound = max_output_length(n_src, 50)
-    assert looped == [bound]  # bounded by the source's length
+    bound = n_src + 50  # the views: the search's own bound, as the reference tests against generate run it
+    assert looped == [bound]
     # The views show what the search did (every looped piece, with its maps) and say so.
     assert tr.flags == (REPEATED,) and len(tr.target_pieces) == bound
     assert tr.attention.cross.shape[2] == bound
     # Text meant to be read is cut where the loop starts.
     from model.paragraphs import translate_text as tt
-    monkeypatch.setattr(tt, "decode_batches", lambda m, tok, texts, *a, **k: (
-        [tok.encode(t) + [m.cfg.eos_id] for t in texts], [[7] * 40 for _ in texts]))
+    bounds = []
+
+    def batches(m, tok, texts, *a, max_len_of=None, **k):
+        bounds.extend(max_len_of(len(tok.encode(t)) + 1) for t in texts)
+        return [tok.encode(t) + [m.cfg.eos_id] for t in texts], [[7] * 80 for _ in texts]
+    monkeypatch.setattr(tt, "decode_batches", batches)
     result = tt.translate_text(loaded, "1 2 3", beam_size=1)
+    assert bounds == [max_output_length(n_src, 50)] and bounds[0] < bound  # bounded by the source's length
     assert result.sentences[0].flags == (REPEATED,) and result.sentences[0].text == loaded.tokenizer.decode([7])
 
 
