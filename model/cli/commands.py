@@ -55,11 +55,14 @@ def cmd_translate(a) -> int:
     else:
         texts = _stdin_lines() if per_sentence else [_stdin_text()]
     if per_sentence and a.file:
-        texts = [line for line in split_lines(texts[0])]
+        texts = split_lines(texts[0])
     if not texts:
         raise UserError("give a sentence to translate")
     if not any(t.strip() for t in texts):
         raise UserError("type a sentence to translate: the text is empty")
+    if a.out and per_sentence:
+        raise UserError("--out writes text mode's translation; leave out --sentences, --json, --save-attention, "
+                        "--remove-heads and --no-cache, or redirect stdout")
     if a.out:
         from model.files import check_writable
         check_writable(a.out, "--out")

@@ -122,3 +122,10 @@ def test_cancel_stops_with_nothing(tiny_model_dir):
     from model.paragraphs.translate_text import translate_text
     with pytest.raises(Cancelled):
         translate_text(load_model(tiny_model_dir), "1 2. 3 4.", beam_size=1, should_stop=lambda: True)
+
+
+def test_out_belongs_to_text_mode(tmp_path, capsys):
+    assert main(["translate", "--sentences", "--out", str(tmp_path / "o.txt"), "I love apples."]) == 2
+    line = capsys.readouterr().err.strip()
+    assert "--out writes text mode's translation" in line and "\n" not in line
+    assert not (tmp_path / "o.txt").exists()
