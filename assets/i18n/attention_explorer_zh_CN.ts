@@ -1695,5 +1695,9 @@ or train a new model on a parallel corpus.</source>
       <source>This lesson was made with the model {name}, which is not built in; it plays on the model in use</source>
       <translation>这节课是用模型 {name} 做的，它不是内置模型；现在用当前的模型播放</translation>
     </message>
+    <message>
+      <source>(Chinese and Japanese output: each piece counts as a word)</source>
+      <translation>（中文和日文译文：每个子词算作一个词）</translation>
+    </message>
   </context>
 </TS>

@@ -10,7 +10,7 @@ import numpy as np
 from PySide6 import QtCore, QtGui, QtWidgets
 
 from explorer.ui.i18n import tr
-from model.analysis.alignment import WORD_START, align, pharaoh, word_ids
+from model.analysis.alignment import WORD_START, align, pharaoh, spaceless, word_ids
 from model.records import AttentionMaps
 
 LINE_COLOR = "#1f5fbf"
@@ -153,7 +153,10 @@ class AlignmentView(QtWidgets.QWidget):
             return
         links = self.links()
         self.canvas.set_alignment(words(m.source_tokens), words(self.target_pieces()), links)
-        self.links_label.setText(tr("Pharaoh (source-target): {links}", links=pharaoh(links)))
+        text = tr("Pharaoh (source-target): {links}", links=pharaoh(links))
+        if any(spaceless(p) for p in self.target_pieces()):  # no spaces, so no words to find: say what counts
+            text += "   " + tr("(Chinese and Japanese output: each piece counts as a word)")
+        self.links_label.setText(text)
 
     def _export_dialog(self) -> None:
         path, _ = QtWidgets.QFileDialog.getSaveFileName(self, "Export alignment", "alignment.txt",

@@ -26,14 +26,23 @@ SPECIAL = ("<s>", "</s>", "<pad>")
 Link = tuple[int, int]  # (source word, target word)
 
 
+def spaceless(piece: str) -> bool:
+    """Whether a piece begins with a Chinese or Japanese character: text written without spaces, where no
+    piece carries SentencePiece's word start, so each such piece counts as a word of its own."""
+    ch = piece.lstrip(WORD_START)[:1]
+    return bool(ch) and ("\u3040" <= ch <= "\u30ff" or "\u3400" <= ch <= "\u4dbf" or "\u4e00" <= ch <= "\u9fff"
+                         or "\uf900" <= ch <= "\ufaff")
+
+
 def word_ids(pieces: tuple[str, ...] | list[str]) -> list[int]:
-    """Word index of each piece; -1 for special tokens, which belong to no word."""
+    """Word index of each piece; -1 for special tokens, which belong to no word. A word starts at ``▁``,
+    and, in Chinese and Japanese, at every piece that begins with one of their characters."""
     out, word = [], -1
-    for i, p in enumerate(pieces):
+    for p in pieces:
         if p in SPECIAL:
             out.append(-1)
             continue
-        if p.startswith(WORD_START) or word < 0:
+        if p.startswith(WORD_START) or word < 0 or spaceless(p):
             word += 1
         out.append(word)
     return out

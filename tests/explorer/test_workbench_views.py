@@ -95,3 +95,18 @@ def test_removed_tiles_are_grey_and_the_others_keep_their_colours(qtbot, synthet
     assert set(map(tuple, after[tile][..., :3].reshape(-1, 3).tolist())) <= {(205, 205, 205), (120, 120, 120)}
     grid.set_removed(set())
     np.testing.assert_array_equal(grid.mosaic_rgba(), before)
+
+
+def test_the_alignment_says_chinese_pieces_count_as_words(qtbot):
+    import dataclasses
+
+    from explorer.workbench.alignment_view import AlignmentView, words
+    from tests.explorer.conftest import make_synthetic_maps
+    maps = make_synthetic_maps(source=("▁I", "▁love", "▁apple", "s", ".", "</s>"),
+                               target=("<s>", "▁我", "爱", "苹果", "。"))
+    maps = dataclasses.replace(maps, predicted_tokens=("▁我", "爱", "苹果", "。", "</s>"))
+    view = AlignmentView()
+    qtbot.addWidget(view)
+    view.set_maps(maps)
+    assert words(view.target_pieces()) == ["我", "爱", "苹果。"]
+    assert "each piece counts as a word" in view.links_label.text()

@@ -88,3 +88,10 @@ def test_cli_align_shift(tiny_model_dir, tmp_path, capsys):
     maps = cross_maps(load_model(tiny_model_dir), ["3 1 4", "9 2 6 5"], None)
     expect = [pharaoh(align(c[1].mean(0), s, t, shift=True)) for c, s, t in maps]
     assert out.read_text(encoding="utf-8").splitlines() == expect
+
+
+def test_chinese_pieces_are_words_of_their_own():
+    from model.analysis.alignment import word_ids
+    # "我爱苹果。" as the English→Chinese model writes it: no piece after the first carries ▁
+    assert word_ids(["<s>", "▁我", "爱", "苹果", "。", "</s>"]) == [-1, 0, 1, 2, 2, -1]
+    assert word_ids(["▁I", "▁love", "▁apple", "s", "."]) == [0, 1, 2, 2, 2]  # Latin words as before
