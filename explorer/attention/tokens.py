@@ -12,6 +12,8 @@ every one of them would carry it.
 
 from __future__ import annotations
 
+from model.analysis.alignment import spaceless
+
 WORD_START = "\u2581"
 CONTINUATION_MARK = "\u00b7"
 LONE_SPACE = "\u2423"
@@ -31,16 +33,10 @@ def display_piece(piece: str) -> str:
     if piece.startswith(WORD_START):
         return piece[len(WORD_START):].replace(WORD_START, " ")
     body = piece.replace(WORD_START, " ")
-    if body[0].isalnum() and not _spaceless(body[0]):
+    # Chinese and Japanese are written without spaces: every piece would carry the mark and say nothing.
+    if body[0].isalnum() and not spaceless(body):
         return CONTINUATION_MARK + body
     return body
-
-
-def _spaceless(ch: str) -> bool:
-    """Chinese and Japanese are written without spaces, so in them every piece "continues" the one before:
-    the mark would sit on every label and say nothing. Their pieces are shown as they are."""
-    return ("\u3040" <= ch <= "\u30ff" or "\u3400" <= ch <= "\u4dbf" or "\u4e00" <= ch <= "\u9fff"
-            or "\uf900" <= ch <= "\ufaff")
 
 
 def display_pieces(pieces) -> list[str]:

@@ -25,17 +25,15 @@ from model.errors import TrainingError, UserError
 from model.marian.cli import add_cli as add_marian_cli
 
 
-def _stdin_lines() -> list[str]:
-    """Lines from stdin, decoded as UTF-8 whatever the locale says, split as a corpus file is."""
-    from model.corpus.lines import decode_text, split_lines
-    data = sys.stdin.buffer.read() if hasattr(sys.stdin, "buffer") else sys.stdin.read().encode("utf-8")
-    return split_lines(decode_text(data, "stdin", UserError))
-
-
 def _stdin_text() -> str:
+    """stdin decoded as UTF-8 whatever the locale says, with the same errors as a corpus file."""
     from model.corpus.lines import decode_text
     data = sys.stdin.buffer.read() if hasattr(sys.stdin, "buffer") else sys.stdin.read().encode("utf-8")
     return decode_text(data, "stdin", UserError)
+
+
+def _stdin_lines() -> list[str]:
+    return split_lines(_stdin_text())
 
 
 def cmd_translate(a) -> int:
@@ -63,14 +61,12 @@ def cmd_translate(a) -> int:
     if a.out and per_sentence:
         raise UserError("--out writes text mode's translation; leave out --sentences, --json, --save-attention, "
                         "--remove-heads and --no-cache, or redirect stdout")
-    if a.out:
-        from model.files import check_writable
-        check_writable(a.out, "--out")
     if a.save_attention and len(texts) != 1:
         raise UserError("--save-attention takes exactly one sentence")
-    if a.save_attention:
-        from model.files import check_writable
-        check_writable(a.save_attention, "--save-attention")
+    from model.files import check_writable
+    for option, path in (("--out", a.out), ("--save-attention", a.save_attention)):
+        if path:
+            check_writable(path, option)  # before the model loads and the work starts
     loaded = load_model_arg(a)
     if not per_sentence:
         return translate_texts(a, loaded, texts)

@@ -16,15 +16,8 @@ from model.errors import UserError
 
 
 def read_text_file(path: str) -> str:
-    from model.corpus.lines import decode_text
-    p = Path(path).expanduser()
-    if not p.is_file():
-        raise UserError(f"--file {path}: " + ("is a folder" if p.is_dir() else "no such file"))
-    try:
-        data = p.read_bytes()
-    except OSError as exc:
-        raise UserError(f"cannot read --file {path}: {exc.strerror or exc}") from None
-    return decode_text(data, str(p), UserError)
+    from model.corpus.lines import read_text
+    return read_text(Path(path).expanduser(), "input", UserError)
 
 
 class _Progress:

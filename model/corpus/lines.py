@@ -36,8 +36,8 @@ def decode_text(data: bytes, where: str, error: type[Exception] = CorpusError) -
     return text
 
 
-def read_lines(path: Path | str, what: str = "corpus", error: type[Exception] = CorpusError) -> list[str]:
-    """The lines of the UTF-8 text file ``path``; a one-line ``error`` naming ``what`` if it cannot be read."""
+def read_text(path: Path | str, what: str = "corpus", error: type[Exception] = CorpusError) -> str:
+    """The UTF-8 text of the file ``path``; a one-line ``error`` naming ``what`` if it cannot be read."""
     path = Path(path)
     if not path.exists():
         raise error(f"{what} file not found: {path}")
@@ -47,7 +47,12 @@ def read_lines(path: Path | str, what: str = "corpus", error: type[Exception] = 
         data = path.read_bytes()
     except OSError as exc:
         raise error(f"cannot read the {what} file {path}: {exc.strerror or exc}") from None
-    return split_lines(decode_text(data, str(path), error))
+    return decode_text(data, str(path), error)
+
+
+def read_lines(path: Path | str, what: str = "corpus", error: type[Exception] = CorpusError) -> list[str]:
+    """The lines of the UTF-8 text file ``path`` (``read_text``, split by ``split_lines``)."""
+    return split_lines(read_text(path, what, error))
 
 
 def aligned_lines(texts: Iterable[str]) -> bytes:
