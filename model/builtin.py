@@ -77,10 +77,16 @@ def builtin_name(path: str | Path) -> str:
 
 
 def resolve_model_arg(text: str) -> Path:
-    """What ``--model TEXT`` names: an existing path as given, else a built-in model's name."""
+    """What ``--model TEXT`` names: an existing path as given, else a built-in model's name, else a Hub
+    repository id (``Helsinki-NLP/opus-mt-en-zh``) already in the Hugging Face cache (never downloaded here:
+    the message says to run ``get-model``)."""
     path = Path(text).expanduser()
     if not path.exists():
         found = builtin_model(text)
         if found is not None:
             return found.path
+        from model.hub.cache import looks_like_repo_id, resolve_repo
+
+        if looks_like_repo_id(text):
+            return resolve_repo(text)
     return path

@@ -1,4 +1,4 @@
-"""Command line: train, translate, evaluate, info, data, average, import-marian, heads, align.
+"""Command line: train, translate, evaluate, info, data, average, import-marian, get-model, heads, align.
 
 User errors end with one line on stderr and exit code 2 (1 for a failed training run); only bugs
 produce a traceback.
@@ -14,6 +14,7 @@ from pathlib import Path
 
 from model.cli.align import add_align_command
 from model.cli.data import add_data_commands
+from model.cli.get_model import add_cli as add_get_model
 from model.cli.heads import add_heads_commands
 from model.cli.inputs import MODEL_HELP, load_model_arg
 from model.cli.progress import fmt_time
@@ -295,6 +296,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_marian_cli(sub)
     add_heads_commands(sub)
     add_align_command(sub)
+    add_get_model(sub)
     return p
 
 

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from model.errors import UserError
 
-MODEL_HELP = "model or run folder, or a built-in model's name: en-de, en-zh (default en-de)"
+MODEL_HELP = ("model or run folder, a built-in model's name (en-de, en-zh; default en-de), or a Hub model "
+              "downloaded with get-model (owner/name)")
 
 
 def load_model_arg(a):
