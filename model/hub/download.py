@@ -24,7 +24,6 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from model.errors import UserError
 from model.files import fsync_dir, usual_mode, write_atomic
 from model.hub.cache import CONFIG, OPTIONAL, TOKENIZER_FILES, WEIGHTS, cache_dir, cached_snapshot, endpoint, offline
 from model.hub.errors import DownloadCancelled, HubError, OfflineError, explain
