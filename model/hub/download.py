@@ -24,6 +24,13 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+# At the top, not inside the functions: packaging/find_excludes.py learns what the bundle needs from the
+# modules a `get-model` run imports, and the transfer's modules must be among them.
+from huggingface_hub import HfApi, constants, get_hf_file_metadata, hf_hub_url
+from huggingface_hub.file_download import http_get
+from huggingface_hub.utils import build_hf_headers
+from tqdm.auto import tqdm
+
 from model.files import fsync_dir, usual_mode, write_atomic
 from model.hub.cache import CONFIG, OPTIONAL, TOKENIZER_FILES, WEIGHTS, cache_dir, cached_snapshot, endpoint, offline
 from model.hub.errors import DownloadCancelled, HubError, OfflineError, explain
@@ -51,8 +58,6 @@ Progress = Callable[[str, int, int], None]  # (file, bytes done over all files, 
 
 def plan_download(repo_id: str, revision: str | None = None) -> Plan:
     """List the repository and choose its files; refuse anything that is not a Marian model, before fetching."""
-    from huggingface_hub import HfApi
-
     revision = revision or "main"
     if offline():
         raise explain(OfflineError(), repo_id, revision)
@@ -104,10 +109,6 @@ def download(plan: Plan, progress: Progress | None = None, cancelled: Callable[[
 def _fetch_file(repo: Path, plan: Plan, name: str, on_bytes: Callable[[int], None],
                 cancelled: Callable[[], bool]) -> int:
     """Download one file into the cache (resuming ``.incomplete``); the number of bytes it streamed."""
-    from huggingface_hub import constants, get_hf_file_metadata, hf_hub_url
-    from huggingface_hub.file_download import http_get
-    from huggingface_hub.utils import build_hf_headers
-
     meta = get_hf_file_metadata(hf_hub_url(plan.repo_id, name, revision=plan.commit, endpoint=endpoint()),
                                 endpoint=endpoint())
     etag, size = meta.etag, meta.size
@@ -169,8 +170,6 @@ def _link(pointer: Path, blob: Path) -> None:
 
 def _progress_class(on_bytes: Callable[[int], None], cancelled: Callable[[], bool]):
     """A silent tqdm whose every update reports the bytes and stops the transfer once Cancel was asked."""
-    from tqdm.auto import tqdm
-
     class _Progress(tqdm):
         def __init__(self, *args, **kwargs):
             kwargs["disable"] = True

@@ -145,7 +145,7 @@ def test_damaged_weights_are_refused_and_removed(hub):
 
 
 def test_a_full_disk_is_one_line_and_keeps_the_partial_file(hub, monkeypatch):
-    import huggingface_hub.file_download as fd
+    import model.hub.download as fd
 
     real = fd.http_get
 
