@@ -54,3 +54,19 @@ def marian_model(tmp_path_factory):
     hf = build_model(len(build_tokenizer_files(root / "tok")), seed=0)
     return (hf, make_marian_folder(root / "st", safetensors=True, model=hf),
             make_marian_folder(root / "pt", safetensors=False, model=hf))
+
+
+@pytest.fixture
+def hub(marian_model, tmp_path, monkeypatch):
+    """A loopback Hub (tests/hub_server.py) serving the tiny Marian folder as ``test-org/opus-mt-en-de``,
+    with HF_HOME and HF_ENDPOINT pointed at this test's own; nothing reaches the network."""
+    from tests.hub_server import REPO, FakeHub
+    server = FakeHub()
+    server.add_folder(REPO, marian_model[1])
+    server.start()
+    monkeypatch.setenv("HF_HOME", str(tmp_path / "hf"))
+    monkeypatch.setenv("HF_ENDPOINT", server.url)
+    monkeypatch.delenv("HF_HUB_CACHE", raising=False)
+    monkeypatch.delenv("HF_HUB_OFFLINE", raising=False)
+    yield server
+    server.stop()

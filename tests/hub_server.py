@@ -22,6 +22,7 @@ from pathlib import Path
 from urllib.parse import unquote, urlparse
 
 LFS = (".safetensors", ".bin")
+REPO = "test-org/opus-mt-en-de"  # what the `hub` fixture (tests/conftest.py) serves
 
 
 class FakeHub:
@@ -52,8 +53,10 @@ class FakeHub:
         return self
 
     def stop(self) -> None:
-        self._server.shutdown()
-        self._server.server_close()
+        """Stop answering (a test's "the network is gone"); safe to call twice."""
+        if self._thread.is_alive():
+            self._server.shutdown()
+            self._server.server_close()
 
     @staticmethod
     def etag(name: str, data: bytes) -> str:

@@ -13,10 +13,11 @@ from explorer.ui.style import app_icon, make_muted, make_primary, scaled_font
 
 
 class EmptyState(QWidget):
-    """A centred title, message and "Open model…" / "Train…" buttons."""
+    """A centred title, message and "Open model…" / "Get a model…" / "Train…" buttons."""
 
     open_clicked = Signal()
     train_clicked = Signal()
+    get_model_clicked = Signal()
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -39,9 +40,14 @@ class EmptyState(QWidget):
         self.open_button.clicked.connect(self.open_clicked)
         self.train_button = QPushButton("Train…")
         self.train_button.clicked.connect(self.train_clicked)
+        # A real pretrained model is the quickest way forward for a translator: File › Get a model….
+        self.get_button = QPushButton("Get a model…")
+        self.get_button.clicked.connect(self.get_model_clicked)
         buttons = QHBoxLayout()
         buttons.addStretch(1)
         buttons.addWidget(self.open_button)
+        buttons.addSpacing(16)
+        buttons.addWidget(self.get_button)
         buttons.addSpacing(16)
         buttons.addWidget(self.train_button)
         buttons.addStretch(1)
@@ -61,7 +67,7 @@ class EmptyState(QWidget):
     def set_message(self, message: str, loading: bool = False) -> None:
         """While loading there is nothing to choose yet, so the buttons and hint step aside."""
         self.message_label.setText(message)
-        for widget in (self.hint_label, self.open_button, self.train_button):
+        for widget in (self.hint_label, self.open_button, self.get_button, self.train_button):
             widget.setVisible(not loading)
 
     def message(self) -> str:
@@ -70,7 +76,7 @@ class EmptyState(QWidget):
     def set_font_scale(self, scale: float) -> None:
         self.title_label.setFont(scaled_font(2.0, bold=True))
         self.message_label.setFont(scaled_font(1.3))
-        for button in (self.open_button, self.train_button):
+        for button in (self.open_button, self.get_button, self.train_button):
             button.setFont(scaled_font(1.15, bold=button is self.open_button))
         size = int(96 * scale)
         self.icon_label.setPixmap(app_icon().pixmap(size, size))

@@ -39,6 +39,7 @@ from explorer.ui.recent import RecentModels, open_settings
 from explorer.ui.scroll import ColumnScrollArea
 from explorer.window.display import MIN_SIZE, WindowDisplay
 from explorer.window.export import export_attention, export_view
+from explorer.window.hub_menu import open_get_model
 from explorer.window.info_panel import InfoPanel, model_display_name
 from explorer.window.language_menu import install_language_menu
 from explorer.window.menus import build_menus, fill_recent_menu
@@ -151,6 +152,7 @@ class MainWindow(WindowDisplay, QMainWindow):
         self.translate_panel.translate_requested.connect(self.translate)
         self.empty_state.open_clicked.connect(self.choose_model)
         self.empty_state.train_clicked.connect(self.request_train)
+        self.empty_state.get_model_clicked.connect(lambda: open_get_model(self))
         self.attention_panel.colormap_changed.connect(self.sync_colormap)
         self.train_panel.open_requested.connect(self.open_trained)
         c.model_loaded.connect(self.workbench.set_model)
@@ -325,4 +327,6 @@ class MainWindow(WindowDisplay, QMainWindow):
         self.train_panel.shutdown()  # stops a run after its final checkpoint, then joins the thread
         self.workbench.shutdown()  # cancels an analysis, then joins its thread
         self.controller.shutdown()
+        if getattr(self, "get_model_dialog", None) is not None:
+            self.get_model_dialog.shutdown()  # a download stops at its next 64 kB; the partial file stays
         super().closeEvent(event)

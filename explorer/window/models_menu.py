@@ -1,4 +1,5 @@
-"""Models › one entry per built-in language pair, and which one the window starts on.
+"""Models › one entry per built-in language pair (then the downloaded Hub models: hub_menu), and which one
+the window starts on.
 
 A Chinese classroom must not meet a German model first: the window in Chinese starts on English→Chinese,
 in English on English→German, until the user picks one here; that pick is remembered and wins from then on.
@@ -13,6 +14,7 @@ from pathlib import Path
 from PySide6.QtGui import QAction, QActionGroup
 
 from explorer.ui.i18n import N_, tr, translate
+from explorer.window.hub_menu import hub_display_name, hub_start_model, install_hub_entries, mark_hub_loaded
 from model.builtin import BuiltinModel, builtin_model, builtin_models
 
 SETTINGS_KEY = "models/builtin"  # the built-in model the user chose last, by name ("en-zh")
@@ -34,6 +36,8 @@ def start_model(settings, language: str) -> Path | None:
     """The built-in model to open at start: the user's last pick, else the window language's pair
     (Chinese → en-zh), else None (the default built-in model, en-de or $ATTENTION_EXPLORER_MODEL)."""
     chosen = settings.value(SETTINGS_KEY, "")
+    if isinstance(chosen, str) and hub_start_model(chosen) is not None:
+        return hub_start_model(chosen)
     found = builtin_model(chosen) if isinstance(chosen, str) and chosen else None
     if found is None and language.startswith("zh"):
         found = builtin_model("en-zh")
@@ -56,6 +60,7 @@ def install_models_menu(window) -> None:
         window.model_actions[model.name] = action
     menu.addSeparator()
     menu.addAction(window.open_action)
+    install_hub_entries(window, menu, group, before=window.open_action)
 
 
 def choose(window, model: BuiltinModel) -> None:
@@ -70,6 +75,7 @@ def mark_loaded(window, path: str) -> None:
     for name, action in getattr(window, "model_actions", {}).items():
         model = builtin_model(name)
         action.setChecked(model is not None and loaded is not None and model.path.resolve() == loaded)
+    mark_hub_loaded(window, path)
 
 
 def retranslate_models_menu(window) -> None:
@@ -80,9 +86,10 @@ def retranslate_models_menu(window) -> None:
 
 
 def builtin_display_name(path: str) -> str | None:
-    """"English → Chinese (built-in)" for a built-in model's folder, else None."""
+    """"English → Chinese (built-in)" for a built-in model's folder, the pair and repository of a Hub model,
+    else None."""
     resolved = Path(path).resolve()
     for model in builtin_models():
         if model.path.resolve() == resolved:
             return tr("{pair} (built-in)", pair=pair_label(model))
-    return None
+    return hub_display_name(path)

@@ -10,7 +10,8 @@ from pathlib import Path
 
 from tests.explorer.test_app import ROOT, run_python
 
-WORKERS = {"explorer.translate.worker", "explorer.training.worker", "explorer.workbench.worker"}
+WORKERS = {"explorer.translate.worker", "explorer.training.worker", "explorer.workbench.worker",
+           "explorer.hub.worker"}
 # The modules that draw records (they were explorer/views/ before the feature packages): model.records and
 # the NumPy-only analyses at most; the other window modules may also read model.choices and write with model.files.
 VIEWS = {f"explorer.{package}.{name}" for package, names in {
@@ -29,13 +30,16 @@ VIEWS = {f"explorer.{package}.{name}" for package, names in {
 # model.builtin (and the model.languages it names pairs with): the built-in models' folders, for the Models menu
 LIGHT = {"model", "model.records", "model.choices", "model.config", "model.errors", "model.analysis",
          "model.analysis.walkthrough", "model.research_records", "model.analysis.alignment", "model.files",
-         "model.builtin", "model.languages", "model.safe_json"}
+         "model.builtin", "model.languages", "model.safe_json", "model.hub", "model.hub.cache",
+         "model.hub.catalogue", "model.hub.progress"}
 VIEW_MODEL_IMPORTS = {"model.records", "model.analysis.walkthrough", "model.research_records",
                       "model.analysis.alignment"}
 # model.files: the atomic write (standard library only), for the lesson files the window saves
 # model.safe_json: the bounded JSON reader lesson files go through
+# model.hub.cache / catalogue / progress: which Hub models are downloaded, the curated list, bytes and time
+# left in words; standard library only at import (huggingface_hub is imported by the download worker)
 GUI_MODEL_IMPORTS = {"model.records", "model.choices", "model.research_records", "model.files", "model.builtin",
-                     "model.safe_json"}
+                     "model.safe_json", "model.hub.cache", "model.hub.catalogue", "model.hub.progress"}
 
 
 def explorer_modules() -> dict[str, Path]:

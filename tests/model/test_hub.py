@@ -20,24 +20,9 @@ from model.errors import UserError
 from model.hub.cache import cache_dir, cached_snapshot, downloaded_models, parse_repo, resolve_repo
 from model.hub.download import download, plan_download
 from model.hub.errors import DownloadCancelled, HubError
-from tests.hub_server import FakeHub
+from tests.hub_server import REPO, FakeHub
 
-REPO = "test-org/opus-mt-en-de"
 ROOT = Path(__file__).resolve().parents[2]
-
-
-@pytest.fixture
-def hub(marian_model, tmp_path, monkeypatch):
-    """A loopback Hub serving REPO (the tiny Marian folder), HF_HOME and HF_ENDPOINT pointed at this test's."""
-    server = FakeHub()
-    server.add_folder(REPO, marian_model[1])
-    server.start()
-    monkeypatch.setenv("HF_HOME", str(tmp_path / "hf"))
-    monkeypatch.setenv("HF_ENDPOINT", server.url)
-    monkeypatch.delenv("HF_HUB_CACHE", raising=False)
-    monkeypatch.delenv("HF_HUB_OFFLINE", raising=False)
-    yield server
-    server.stop()
 
 
 def hub_folder(hub) -> Path:
@@ -193,8 +178,6 @@ def test_offline_and_no_network_each_say_which_command_to_run(hub, monkeypatch):
     hub.stop()
     with pytest.raises(HubError, match=f"cannot reach .*get-model {REPO}"):
         plan_download(REPO)
-    hub.start = lambda: None  # already stopped; the fixture's stop() must not fail twice
-    hub.stop = lambda: None
 
 
 @pytest.mark.parametrize("text, expected", [
@@ -225,7 +208,6 @@ def test_cli_get_model_then_model_repo_id_works_without_network(hub, tmp_path):
     assert "model.safetensors" in got.stderr and " of " in got.stderr  # progress on stderr
     assert f"--model {REPO}" in got.stdout
     hub.stop()
-    hub.stop = lambda: None
     offline = {**env, "HF_HUB_OFFLINE": "1", "HF_ENDPOINT": "http://127.0.0.1:9"}
     out = _cli("translate", "--model", REPO, "--sentences", "--beam", "1", "I love apples.", env=offline)
     assert out.returncode == 0, out.stderr
