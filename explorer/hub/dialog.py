@@ -27,12 +27,12 @@ from PySide6.QtWidgets import (
 )
 
 from explorer.hub.worker import DownloadWorker
-from explorer.ui.i18n import tr
+from explorer.ui.i18n import N_, tr, translate
 from model.hub.cache import cache_dir, cached_snapshot, parse_repo
 from model.hub.catalogue import BASE_SIZE_MB, CATALOGUE, HubModel
 from model.hub.progress import Rate, fmt_bytes
 
-COLUMNS = ("Languages", "Model", "Test BLEU", "Licence", "Size")
+COLUMNS = (N_("Languages"), N_("Model"), N_("Test BLEU"), N_("Licence"), N_("Size"))
 
 
 class GetModelDialog(QDialog):
@@ -44,7 +44,7 @@ class GetModelDialog(QDialog):
         self.setWindowTitle(tr("Get a model"))
         self.rate, self._shown_at, self.repo_id = Rate(), 0.0, ""
         self.table = QTableWidget(len(CATALOGUE), len(COLUMNS))
-        self.table.setHorizontalHeaderLabels([tr(c) for c in COLUMNS])
+        self.table.setHorizontalHeaderLabels([translate(c) for c in COLUMNS])
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
@@ -118,7 +118,7 @@ class GetModelDialog(QDialog):
         self.other.clear()
         about = tr("BLEU {bleu:.1f} on {test_set}, as its model card reports.", bleu=m.bleu, test_set=m.test_set)
         if m.note:
-            about += " " + tr(m.note)
+            about += " " + translate(m.note)
         self.about.setText(about)
         self.download_button.setText(tr("Open") if cached_snapshot(m.repo_id) else tr("Download"))
 
