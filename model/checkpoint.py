@@ -152,6 +152,14 @@ def read_config(folder: Path) -> tuple[ModelConfig, dict]:
     return cfg, data
 
 
+def _language_code(name: str, vocab: dict) -> str:
+    """The target-language code a Hub model needs in front of each sentence (model.hub.catalogue), when the
+    model's vocabulary has it; "" otherwise."""
+    from model.hub.catalogue import catalogue_entry
+    entry = catalogue_entry(name)
+    return entry.prefix if entry is not None and entry.prefix in vocab else ""
+
+
 def load_tokenizer(folder: Path, cfg: ModelConfig, data: dict):
     """The folder's tokenizer: spm.model, or Marian's three files for an imported Marian model."""
     if data.get("tokenizer") == "marian":
@@ -232,6 +240,7 @@ def load_hf_marian(folder: Path, hf: dict, device: str = "cpu") -> LoadedModel:
     from model.marian.weights import read_tensors, to_state_dict
     cfg, _ = marian_config(hf, folder)
     tokenizer = MarianTokenizer.load(folder, cfg.vocab_size, cfg.pad_id, cfg.eos_id)
+    tokenizer.prefix = _language_code(display_name(folder), tokenizer.vocab)
     tensors = to_state_dict(read_tensors(folder), cfg, folder)
     model = build_model(cfg, tensors, f"{folder.name}'s Marian weights").to(device).eval()
     meta = {"origin": "marian", "imported_from": str(folder),

@@ -69,6 +69,9 @@ class MarianTokenizer:
             raise CheckpointError(f"{VOCAB} has no <unk> piece")
         self._pieces = {i: p for p, i in self.vocab.items()}
         self._special = {pad_id, eos_id, self.unk_id}
+        # The target-language code put in front of a sentence that has none (">>cmn_Hans<<" for
+        # opus-mt-en-zh, whose card requires one); set by the loader from model.hub.catalogue.
+        self.prefix = ""
 
     @classmethod
     def load(cls, folder: Path, vocab_size: int, pad_id: int, eos_id: int) -> MarianTokenizer:
@@ -88,8 +91,9 @@ class MarianTokenizer:
         return [self.vocab.get(p, self.unk_id) for p in pieces]
 
     def encode(self, text: str) -> list[int]:
-        """Source text → vocab ids, without </s>. A leading >>lang<< code stays one piece, as in Marian."""
-        code = []
+        """Source text → vocab ids, without </s>. A leading >>lang<< code stays one piece, as in Marian;
+        without one, ``prefix`` (if set) is put first."""
+        code = [self.prefix] if self.prefix else []
         if text.startswith(">>") and (end := text.find("<<")) != -1:
             code, text = [text[: end + 2]], text[end + 2:]
         return self._ids(code + self.source.encode(text, out_type=str))

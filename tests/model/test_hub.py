@@ -217,3 +217,30 @@ def test_cli_get_model_then_model_repo_id_works_without_network(hub, tmp_path):
     assert missing.stderr.count("\n") == 1 and "get-model nobody/nothing" in missing.stderr
     refused = _cli("get-model", REPO, env=offline)
     assert refused.returncode == 2 and "offline" in refused.stderr and refused.stderr.count("\n") == 1
+
+
+def test_opus_mt_en_zh_gets_its_target_language_code_and_other_models_none(marian_model, tmp_path):
+    """opus-mt-en-zh's card: "a sentence initial language token is required"; the app adds >>cmn_Hans<<
+    when the sentence has none, keeps one the user typed, and adds nothing to a model that needs none."""
+    import json
+    import shutil
+
+    from model.checkpoint import load_model
+
+    def snapshot(repo_id: str) -> Path:
+        folder = tmp_path / f"models--{repo_id.replace('/', '--')}" / "snapshots" / ("0" * 40)
+        shutil.copytree(marian_model[1], folder)
+        vocab = json.loads((folder / "vocab.json").read_text(encoding="utf-8"))
+        spare = next(p for p in reversed(vocab) if p.startswith("\u2581") and "apple" not in p.lower())
+        vocab[">>cmn_Hans<<"] = vocab.pop(spare)  # the tiny vocabulary has no free id: reuse a piece's
+        (folder / "vocab.json").write_text(json.dumps(vocab))
+        return folder
+
+    zh = load_model(snapshot("Helsinki-NLP/opus-mt-en-zh"))
+    code = zh.tokenizer.vocab[">>cmn_Hans<<"]
+    plain = zh.tokenizer.source.encode("I love apples.", out_type=str)
+    assert zh.tokenizer.encode("I love apples.") == [code] + zh.tokenizer._ids(plain)
+    assert zh.tokenizer.encode(">>cmn_Hans<< I love apples.")[0] == code  # typed: used once, not twice
+    assert zh.tokenizer.encode(">>cmn_Hans<< I love apples.").count(code) == 1
+    de = load_model(snapshot("Helsinki-NLP/opus-mt-en-de"))
+    assert de.tokenizer.prefix == "" and de.tokenizer.encode("I love apples.")[0] != de.tokenizer.vocab[">>cmn_Hans<<"]
