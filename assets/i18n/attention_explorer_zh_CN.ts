@@ -1699,5 +1699,97 @@ or train a new model on a parallel corpus.</source>
       <source>(Chinese and Japanese output: each piece counts as a word)</source>
       <translation>（中文和日文译文：每个子词算作一个词）</translation>
     </message>
+    <message>
+      <source>Languages</source>
+      <translation>语言</translation>
+    </message>
+    <message>
+      <source>Test BLEU</source>
+      <translation>测试 BLEU</translation>
+    </message>
+    <message>
+      <source>Licence</source>
+      <translation>许可证</translation>
+    </message>
+    <message>
+      <source>Size</source>
+      <translation>大小</translation>
+    </message>
+    <message>
+      <source>BLEU {bleu:.1f} on {test_set}, as its model card reports.</source>
+      <translation>模型卡报告：在 {test_set} 上 BLEU {bleu:.1f}。</translation>
+    </message>
+    <message>
+      <source>Get a model</source>
+      <translation>获取模型</translation>
+    </message>
+    <message>
+      <source>or any other Hub model: owner/name or its URL</source>
+      <translation>或 Hub 上的其他模型：owner/name 或它的网址</translation>
+    </message>
+    <message>
+      <source>Files go to the Hugging Face cache: {folder}</source>
+      <translation>文件存放在 Hugging Face 缓存：{folder}</translation>
+    </message>
+    <message>
+      <source>Download</source>
+      <translation>下载</translation>
+    </message>
+    <message>
+      <source>Cancel download</source>
+      <translation>取消下载</translation>
+    </message>
+    <message>
+      <source>Close</source>
+      <translation>关闭</translation>
+    </message>
+    <message>
+      <source>Asking the Hub about {repo}…</source>
+      <translation>正在向 Hub 查询 {repo}…</translation>
+    </message>
+    <message>
+      <source>Cancelling…</source>
+      <translation>正在取消…</translation>
+    </message>
+    <message>
+      <source>{repo}: {files} files, {size}</source>
+      <translation>{repo}：{files} 个文件，{size}</translation>
+    </message>
+    <message>
+      <source>{repo} is ready; opening it.</source>
+      <translation>{repo} 已就绪，正在打开。</translation>
+    </message>
+    <message>
+      <source>downloaded</source>
+      <translation>已下载</translation>
+    </message>
+    <message>
+      <source>Open</source>
+      <translation>打开</translation>
+    </message>
+    <message>
+      <source>{repo} is already downloaded.</source>
+      <translation>{repo} 已经下载过了。</translation>
+    </message>
+    <message>
+      <source>see the model card</source>
+      <translation>见模型卡</translation>
+    </message>
+    <message>
+      <source>&amp;Get a model…</source>
+      <translation>获取模型(&amp;G)…</translation>
+    </message>
+    <message>
+      <source>Download a pretrained OPUS-MT translation model from the Hugging Face Hub</source>
+      <translation>从 Hugging Face Hub 下载预训练的 OPUS-MT 翻译模型</translation>
+    </message>
+    <message>
+      <source>Get a model…</source>
+      <translation>获取模型…</translation>
+    </message>
+    <message>
+      <source>trained on Bible translations only: expect archaic Japanese for everyday text</source>
+      <translation>只用圣经译文训练：日常文本会译成古旧的日语</translation>
+    </message>
   </context>
 </TS>
