@@ -45,6 +45,28 @@ def run_training(cfg: TrainConfig, control: TrainControl | None = None,
         yield stopped_early(cfg)
 
 
+CORPUS_FIELDS = {"src": "--src", "tgt": "--tgt", "tsv": "--tsv", "valid_src": "--valid-src",
+                 "valid_tgt": "--valid-tgt"}
+
+
+def check_saved_corpora(cfg: TrainConfig, named: set[str], checkpoint: Path) -> None:
+    """A resumed run reads only the corpus files the user named now, or that lie inside the run's own folder.
+
+    train_config.json is a file anyone can edit or hand over with a run folder: left unchecked, ``--resume``
+    would read whatever path it names (an attack made it train on /etc/passwd and ship its lines inside the
+    vocabulary). A saved path outside the run is refused with the option that names it again."""
+    run = checkpoint.resolve().parent if checkpoint.resolve().name.startswith("step-") else checkpoint.resolve()
+    for field, option in CORPUS_FIELDS.items():
+        value = getattr(cfg, field)
+        if not value or field in named:
+            continue
+        path = Path(value).expanduser().resolve()
+        if not path.is_relative_to(run):
+            raise UserError(f"{run / TRAIN_CONFIG} names {value} as its {option[2:]} corpus, outside the run "
+                            f"folder {run}: a resumed run reads only files you name, so give it again "
+                            f"({option} {value}) to continue on it")
+
+
 def _run(cfg: TrainConfig, control: TrainControl, resume: Path | None) -> Iterator[TrainProgress]:
     tokenizer = None
     if resume is not None:
@@ -64,8 +86,10 @@ def _run(cfg: TrainConfig, control: TrainControl, resume: Path | None) -> Iterat
             if any(getattr(cfg, k) != getattr(saved, k) for k in corpus) and any(getattr(saved, k) for k in corpus):
                 until = int(ckpt.read_config(folder)[1].get("meta", {}).get("step", 0))
                 stages += ({**{k: getattr(saved, k) for k in corpus}, "until_step": until},)
+        named = {k for k in ("src", "tgt", "tsv", "valid_src", "valid_tgt") if getattr(cfg, k)}
         cfg = saved.replace(**{k: getattr(cfg, k) for k in keep}, out_dir=cfg.out_dir or saved.out_dir,
                             stages=stages)
+        check_saved_corpora(cfg, named, folder)
         # Refuse a wrong or hostile checkpoint now, not after the corpus has been read and tokenized.
         check_resumable(folder)
         tokenizer = ckpt.load_tokenizer(folder, *ckpt.read_config(folder))  # spm.model, or Marian's files
