@@ -1791,5 +1791,61 @@ or train a new model on a parallel corpus.</source>
       <source>trained on Bible translations only: expect archaic Japanese for everyday text</source>
       <translation>只用圣经译文训练：日常文本会译成古旧的日语</translation>
     </message>
+    <message>
+      <source>Translate a file</source>
+      <translation>翻译文件</translation>
+    </message>
+    <message>
+      <source>&amp;Translate a file…</source>
+      <translation>翻译文件(&amp;T)…</translation>
+    </message>
+    <message>
+      <source>A UTF-8 text file; its translation is saved beside it.</source>
+      <translation>一个 UTF-8 文本文件；译文保存在它旁边。</translation>
+    </message>
+    <message>
+      <source>Choose a file…</source>
+      <translation>选择文件…</translation>
+    </message>
+    <message>
+      <source>Cancelled; nothing was written.</source>
+      <translation>已取消，没有写入任何文件。</translation>
+    </message>
+    <message>
+      <source>Text files (*.txt);;All files (*)</source>
+      <translation>文本文件 (*.txt);;所有文件 (*)</translation>
+    </message>
+    <message>
+      <source>Open a model first.</source>
+      <translation>请先打开一个模型。</translation>
+    </message>
+    <message>
+      <source>Reading and splitting {name}…</source>
+      <translation>正在读取并切分 {name}…</translation>
+    </message>
+    <message>
+      <source>{done} of {total} sentences</source>
+      <translation>{done} / {total} 句</translation>
+    </message>
+    <message>
+      <source>{sentences} sentences translated, saved to {path}</source>
+      <translation>已翻译 {sentences} 句，保存到 {path}</translation>
+    </message>
+    <message>
+      <source>line {line}: {note}: {source}</source>
+      <translation>第 {line} 行：{note}：{source}</translation>
+    </message>
+    <message>
+      <source>the model repeated itself</source>
+      <translation>模型在重复自己</translation>
+    </message>
+    <message>
+      <source>stopped at the length limit</source>
+      <translation>在长度上限处停止</translation>
+    </message>
+    <message>
+      <source>no translation came out</source>
+      <translation>没有产生译文</translation>
+    </message>
   </context>
 </TS>

@@ -39,6 +39,7 @@ from explorer.ui.recent import RecentModels, open_settings
 from explorer.ui.scroll import ColumnScrollArea
 from explorer.window.display import MIN_SIZE, WindowDisplay
 from explorer.window.export import export_attention, export_view
+from explorer.window.file_translation import shutdown_translate_file
 from explorer.window.hub_menu import open_get_model
 from explorer.window.info_panel import InfoPanel, model_display_name
 from explorer.window.language_menu import install_language_menu
@@ -327,6 +328,7 @@ class MainWindow(WindowDisplay, QMainWindow):
         self.train_panel.shutdown()  # stops a run after its final checkpoint, then joins the thread
         self.workbench.shutdown()  # cancels an analysis, then joins its thread
         self.controller.shutdown()
+        shutdown_translate_file(self)  # a file in flight stops at its next batch; nothing half-written
         if getattr(self, "get_model_dialog", None) is not None:
             self.get_model_dialog.shutdown()  # a download stops at its next 64 kB; the partial file stays
         super().closeEvent(event)

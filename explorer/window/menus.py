@@ -15,6 +15,7 @@ from explorer.lecture.lesson_player import install_lessons
 from explorer.lecture.step_tab import install_step_tab
 from explorer.ui.colormaps import DEFAULT_COLORMAP, colormap_names
 from explorer.ui.i18n import tr
+from explorer.window.file_translation import open_translate_file
 from explorer.window.live_tools import install_live_tools
 from explorer.window.models_menu import install_models_menu
 
@@ -38,6 +39,8 @@ def build_menus(window) -> None:
     w.recent_menu = file_menu.addMenu("Open &recent")
     w.recent_menu.aboutToShow.connect(lambda: fill_recent_menu(w))
     fill_recent_menu(w)
+    w.translate_file_action = add_action(w, file_menu, "&Translate a file…", lambda: open_translate_file(w),
+                                         ["Ctrl+Shift+O"])
     file_menu.addSeparator()
     w.export_view_action = add_action(w, file_menu, "Export view as PNG/SVG…", w.export_view, ["Ctrl+E"])
     w.export_data_action = add_action(

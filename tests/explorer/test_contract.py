@@ -11,7 +11,7 @@ from pathlib import Path
 from tests.explorer.test_app import ROOT, run_python
 
 WORKERS = {"explorer.translate.worker", "explorer.training.worker", "explorer.workbench.worker",
-           "explorer.hub.worker"}
+           "explorer.hub.worker", "explorer.translate.file_worker"}
 # The modules that draw records (they were explorer/views/ before the feature packages): model.records and
 # the NumPy-only analyses at most; the other window modules may also read model.choices and write with model.files.
 VIEWS = {f"explorer.{package}.{name}" for package, names in {
