@@ -199,11 +199,21 @@ class Translation:
     # "repeated": the search looped, the same piece or n-gram far past the source; "length_limit": stopped at
     # the length bound unfinished (model.decoding.loops). Shown as searched, and said.
     flags: tuple[str, ...] = ()
+    # P(piece | the pieces before it, the source) of each target piece (model.decoding.confidence), aligned
+    # with target_pieces; () where it was not computed.
+    piece_probs: tuple[float, ...] = ()
     # The research workbench (model/workbench_records.py): the same sentence with every head, when heads
     # were removed; every hypothesis of the final beam, when asked for; a second model beside this one.
     unablated: Translation | None = None
     beam: object | None = None  # BeamHypotheses
     comparison: object | None = None  # Comparison
+
+    @property
+    def mean_logprob(self) -> float | None:
+        """The mean log-probability of the target pieces: the sentence's confidence in one number."""
+        if not self.piece_probs:
+            return None
+        return float(np.mean(np.log(np.maximum(np.asarray(self.piece_probs, dtype=np.float64), 1e-30))))
 
     def unknown_note(self) -> str:
         """'3 of 9 pieces are unknown to this model …' when the source had pieces the model cannot read.

@@ -24,7 +24,7 @@ from model.decoding.beam import Beam
 from model.decoding.int8 import search_copy
 from model.decoding.loops import guard
 from model.decoding.speculative import checked_greedy
-from model.decoding.steps import BeamRecorder, decode_steps
+from model.decoding.steps import BeamRecorder, decode_steps, step_probabilities
 from model.errors import UserError
 from model.records import AttentionMaps, Translation
 from model.tokenizer import clean_text
@@ -247,10 +247,16 @@ def _translate(loaded: LoadedModel, text: str, beam_size: int, capture_attention
     if capture_steps:
         steps = decode_steps(model, tok, src, generated, beam_size, recorder,
                              encoded[0] if encoded else None, head_masks)
+    # How sure the model was of each piece (softmax of its logits, teacher-forced over the output: the
+    # numbers the search saw); the step view's record has them already when it was asked for.
+    probs = steps.chosen_probs if steps is not None else (
+        step_probabilities(model, src, generated, encoded[0] if encoded else None, head_masks, top_k=1)[2]
+        if generated else ())
+    kept = tuple(float(p) for i, p in zip(generated, probs) if i != eos)  # aligned with out_ids
     return Translation(source=text, text=tok.decode(out_ids), source_pieces=tuple(tok.pieces(ids[:-1])),
                        target_pieces=tuple(tok.pieces(out_ids)), score=float(score), attention=maps,
                        request_id=request_id, unknown_pieces=ids[:-1].count(tok.unk_id), vectors=vectors,
-                       steps=steps, flags=flags)
+                       steps=steps, flags=flags, piece_probs=kept)
 
 
 @torch.inference_mode()
