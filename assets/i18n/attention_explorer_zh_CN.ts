@@ -1847,5 +1847,13 @@ or train a new model on a parallel corpus.</source>
       <source>no translation came out</source>
       <translation>没有产生译文</translation>
     </message>
+    <message>
+      <source>P({piece}) = {p:.2f}</source>
+      <translation>P({piece}) = {p:.2f}</translation>
+    </message>
+    <message>
+      <source>mean log P {value:.2f}</source>
+      <translation>平均 log P {value:.2f}</translation>
+    </message>
   </context>
 </TS>

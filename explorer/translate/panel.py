@@ -20,6 +20,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from explorer.translate.confidence import PieceToolTips, show_confidence
 from explorer.ui.i18n import tr
 from explorer.ui.style import make_error, make_heading, make_muted, make_primary, scaled_font
 
@@ -77,6 +78,7 @@ class TranslatePanel(QWidget):
         self.translation_view = QPlainTextEdit()
         self.translation_view.setReadOnly(True)
         self.translation_view.setTabChangesFocus(True)
+        self.piece_tips = PieceToolTips(self.translation_view)  # each piece's probability on hover
         self.detail_label = QLabel("")
         make_muted(self.detail_label)
         # Pieces the vocabulary lacks (emoji, Chinese for an English model) are said plainly: the model
@@ -164,11 +166,14 @@ class TranslatePanel(QWidget):
             self.detail_label.setText("")
             return
         self.translation_view.setPlainText(translation.text)
+        show_confidence(self.translation_view, translation.text, translation.target_pieces, translation.piece_probs)
         n_in, n_out = len(translation.source_pieces), len(translation.target_pieces)
         if translation.score:  # greedy decoding reports no score (0.0); do not show a fake one
             detail = tr("{n_in} → {n_out} pieces · score {score:.2f}", n_in=n_in, n_out=n_out, score=translation.score)
         else:
             detail = tr("{n_in} → {n_out} pieces", n_in=n_in, n_out=n_out)
+        if translation.mean_logprob is not None:  # tinted words: where the model was unsure
+            detail += " · " + tr("mean log P {value:.2f}", value=translation.mean_logprob)
         self.detail_label.setText(detail)
         self.add_history(translation.source)
 
