@@ -131,9 +131,9 @@ class _NoSettings:
 
 def run_gui(args: argparse.Namespace) -> int:
     if sys.platform.startswith("linux"):
-        from explorer.ui.platform_check import xcb_problem
+        from explorer.ui.platform_check import no_display, xcb_problem
 
-        problem = xcb_problem()
+        problem = no_display(screenshot=bool(args.screenshot)) or xcb_problem()
         if problem:  # Qt itself would abort with a core dump and a misleading message
             print(f"attention-explorer: {problem}", file=sys.stderr)
             return 2

@@ -1,4 +1,4 @@
-"""Before Qt starts on X11: are the system libraries of its xcb plugin there?
+"""Before Qt starts on Linux: is there a display at all, and are the system libraries of its xcb plugin there?
 
 PySide6's wheels bring Qt but not the X11 client libraries its xcb platform plugin links against. When
 one is missing, Qt aborts with a core dump and a message that names ``libxcb-cursor0`` whatever is
@@ -74,3 +74,19 @@ def xcb_problem(env: Mapping[str, str] | None = None, loads: Callable[[str], boo
     packages = " ".join(dict.fromkeys(XCB_LIBRARIES[s] for s in missing))
     return (f"the window cannot open on X11: missing {', '.join(missing)}; on Debian/Ubuntu: "
             f"sudo apt-get install {packages} (or run headless with QT_QPA_PLATFORM=offscreen)")
+
+
+def no_display(env: Mapping[str, str] | None = None, screenshot: bool = False) -> str | None:
+    """Linux with no display at all (SSH, a headless box) and no platform asked for: Qt would try xcb, find
+    no server and abort with a core dump that blames libxcb-cursor0. A screenshot needs no screen, so it
+    gets the offscreen platform set for it (None is returned and ``env`` gains QT_QPA_PLATFORM); the window
+    gets one line saying why it cannot open and what works instead."""
+    env = os.environ if env is None else env
+    if env.get("QT_QPA_PLATFORM") or env.get("DISPLAY") or env.get("WAYLAND_DISPLAY"):
+        return None
+    if screenshot:
+        env["QT_QPA_PLATFORM"] = "offscreen"
+        return None
+    return ("no display to open the window on (DISPLAY and WAYLAND_DISPLAY are unset, e.g. over SSH): run it "
+            "on a desktop, or save a picture headless with --screenshot OUT.png (the model commands need no "
+            "display: attention-explorer translate …)")

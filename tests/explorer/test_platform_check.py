@@ -48,3 +48,41 @@ def test_the_app_prints_the_line_and_exits_2_before_qt_starts(monkeypatch, capsy
     assert app.main(["--sentence", "Hello."]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "missing libxcb-icccm.so.4" in err[0] and "libxcb-icccm4" in err[0]
+
+
+def _headless_env(tmp_path) -> dict:
+    import os
+    env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM")}
+    env["ATTENTION_EXPLORER_SETTINGS"] = str(tmp_path / "settings.ini")
+    from tests.explorer.test_app import ROOT
+    env["PYTHONPATH"] = str(ROOT)
+    return env
+
+
+APP = [sys.executable, "-c", "import sys; from explorer.app import main; sys.exit(main())"]
+
+
+def test_no_display_is_one_line_not_a_core_dump(tmp_path):
+    import subprocess
+    r = subprocess.run([*APP, "--sentence", "Hello."], capture_output=True, text=True,
+                       env=_headless_env(tmp_path), timeout=120, cwd=tmp_path)
+    assert r.returncode == 2, r.stderr
+    lines = r.stderr.strip().splitlines()
+    assert len(lines) == 1 and "no display" in lines[0] and "--screenshot" in lines[0]
+
+
+def test_a_screenshot_needs_no_display_and_no_setting(tmp_path):
+    import subprocess
+    shot = tmp_path / "shot.png"
+    env = _headless_env(tmp_path)
+    r = subprocess.run([*APP, "--screenshot", str(shot), "--sentence", "Hello.",
+                        "--size", "800x600"], capture_output=True, text=True, env=env, timeout=300, cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    assert shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_no_display_leaves_the_environment_alone_when_a_platform_or_display_is_there():
+    assert platform_check.no_display({"DISPLAY": ":0"}) is None
+    assert platform_check.no_display({"QT_QPA_PLATFORM": "wayland"}) is None
+    env = {}
+    assert platform_check.no_display(env, screenshot=True) is None and env == {"QT_QPA_PLATFORM": "offscreen"}
