@@ -69,8 +69,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
     parser.add_argument("--model", metavar="DIR",
-                        help="model folder to open, or a built-in model by name: en-de, en-zh (default: the "
-                             "Models menu's last choice, else en-zh for the Chinese window, en-de otherwise)")
+                        help="model folder to open, a built-in model by name (en-de, en-zh) or a Hub model "
+                             "downloaded with get-model (owner/name) (default: the Models menu's last choice, "
+                             "else en-zh for the Chinese window, en-de otherwise)")
     parser.add_argument("--screenshot", metavar="OUT.png", help="save a PNG of the window and exit")
     parser.add_argument("--sentence", metavar="TEXT", help="sentence to translate first")
     parser.add_argument("--view", choices=VIEWS, help="attention view to show, or 'pe' / 'clock' (positional encoding)")
@@ -95,10 +96,20 @@ def one_line(message: str) -> str:
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the ``attention-explorer`` console script."""
     argv = list(sys.argv[1:] if argv is None else argv)
-    if argv and not argv[0].startswith("-") and argv[0] in cli_commands():
-        from model.cli import main as cli_main  # no Qt on this path
+    if argv and not argv[0].startswith("-"):
+        commands = cli_commands()
+        if argv[0] in commands:
+            from model.cli import main as cli_main  # no Qt on this path
 
-        return int(cli_main(argv) or 0)
+            return int(cli_main(argv) or 0)
+        # The window takes no positional arguments: a bare word is a mistyped command, not a sentence.
+        import difflib
+
+        near = difflib.get_close_matches(argv[0], commands, n=1)
+        hint = f"did you mean {near[0]}? " if near else ""
+        print(f"attention-explorer: {argv[0]!r} is not a command; {hint}(commands: {', '.join(commands)}; "
+              "the window's options: attention-explorer --help)", file=sys.stderr)
+        return 2
     try:
         args = build_parser().parse_args(argv)
     except SystemExit as exc:  # --help, or a usage error argparse has already printed

@@ -86,3 +86,10 @@ def test_no_display_leaves_the_environment_alone_when_a_platform_or_display_is_t
     assert platform_check.no_display({"QT_QPA_PLATFORM": "wayland"}) is None
     env = {}
     assert platform_check.no_display(env, screenshot=True) is None and env == {"QT_QPA_PLATFORM": "offscreen"}
+
+
+def test_a_mistyped_command_is_one_line_with_the_nearest_one(capsys):
+    assert app.main(["tranlsate", "Hello."]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "'tranlsate' is not a command; did you mean translate?" in err[0]
+    assert "get-model" in err[0]  # the list is the model command line's own
