@@ -53,16 +53,23 @@ class LessonPlayer(QObject):
         view = w.current_view()
         shown = w.controller.translation
         if view == "other":
-            raise ValueError("only the attention and positional-encoding views can be slides, not this tab")
+            raise ValueError("only the attention, step-by-step and positional-encoding views can be slides, "
+                             "not this tab")
         if shown is None or not shown.source.strip():
             raise ValueError("translate a sentence first: a slide shows a sentence's attention")
         kind, layer, head, mean = w.attention_panel.state()
         formula = w.formula_dock.widget()
         cell = formula.cell() if w.formula_dock.isVisible() else None
         clock = w.clock_view if view == "clock" else None
+        step = None
+        if view == "steps":  # the tab chooses its own layer and head: the slide keeps what it shows
+            layer, step_head = w.step_view.layer_head()
+            head, mean = (head, True) if step_head is None else (step_head, False)
+            step = w.step_view.step() or None
         return Slide(sentence=shown.source.strip(), view=view, kind=kind, layer=layer + 1, head=head + 1,
                      mean=mean, beam=w.translate_panel.beam_size(), cell=cell,
-                     position=clock.position() if clock else None, shift=clock.shift() if clock else None)
+                     position=clock.position() if clock else None, shift=clock.shift() if clock else None,
+                     step=step)
 
     def save_slide(self, path: Path | str) -> bool:
         """Append the view on screen to the lesson at ``path``; False (and one line said) on failure."""
@@ -165,6 +172,10 @@ class LessonPlayer(QObject):
         w = self._window
         w.attention_panel.set_state(slide.kind, slide.layer - 1, slide.head - 1, slide.mean)
         w.show_view(slide.view)
+        if slide.view == "steps":  # the tab takes the panel's layer and head only when it is opened
+            w.step_view.set_layer_head(slide.layer - 1, None if slide.mean else slide.head - 1)
+            if slide.step is not None:
+                w.step_view.set_step(slide.step)  # nothing yet when the tab translates again: see below
         if slide.position is not None:
             w.clock_view.set_position(slide.position)
         if slide.shift is not None:
@@ -187,9 +198,17 @@ class LessonPlayer(QObject):
                          i=self._index + 1, n=len(self._slides)))
 
     def _on_translation(self, _translation) -> None:
-        # A new sentence resets the walkthrough's cell (formula_dock connects first): select it again.
-        if self.is_playing() and self._slides[self._index].cell is not None:
-            self._window.formula_dock.widget().select_cell(*self._slides[self._index].cell)
+        # A new sentence resets the walkthrough's cell (formula_dock connects first) and the Step tab's
+        # step and combo boxes (step_tab connects first): choose them again.
+        if not self.is_playing():
+            return
+        slide, w = self._slides[self._index], self._window
+        if slide.cell is not None:
+            w.formula_dock.widget().select_cell(*slide.cell)
+        if slide.view == "steps":
+            w.step_view.set_layer_head(slide.layer - 1, None if slide.mean else slide.head - 1)
+            if slide.step is not None:
+                w.step_view.set_step(slide.step)
 
     def _fail(self, title: str, message: str) -> bool:
         line = " ".join(message.split())

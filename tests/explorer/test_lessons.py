@@ -229,5 +229,42 @@ def test_the_chinese_sample_lesson_fits_the_english_chinese_model():
     model = json.loads((folder / "config.json").read_text())["model"]
     slides = read_lesson(lesson, model["n_layers"], model["n_heads"])
     assert {s.sentence for s in slides} == {"I love apples."}
-    assert [s.view for s in slides] == ["head", "grid", "head", "head", "clock"] and slides[3].cell == (2, 2)
+    assert [s.view for s in slides] == ["head", "grid", "head", "steps", "head", "clock"]
+    assert slides[3].step == 3 and slides[4].cell == (2, 2)
     assert all(any("\u4e00" <= c <= "\u9fff" for c in s.title) for s in slides)  # written in Chinese
+
+
+def test_a_slide_saved_on_the_step_tab_replays_that_tab_at_its_step(qtbot, loaded, tmp_path, warnings):
+    win, path = loaded, tmp_path / "steps.json"
+    translate(qtbot, win, "the house is big")
+    with qtbot.waitSignal(win.controller.translation_ready, timeout=TIMEOUT):
+        win.show_view("steps")  # opening the tab translates again, with the search step by step
+    assert win.current_view() == "steps" and win.tabs.currentWidget() is win.step_view
+    win.step_view.set_layer_head(1, 2)
+    win.step_view.set_step(3)
+    assert win.lessons.save_slide(path)
+    saved = json.loads(path.read_text())["slides"][0]
+    assert saved["view"] == "steps" and saved["step"] == 3
+    assert (saved["layer"], saved["head"]) == (2, 3) and "mean" not in saved  # what the tab showed, 1-based
+
+    win.show_view("head")
+    translate(qtbot, win, "I have no time today")  # translated off the tab: no steps
+    assert win.controller.translation.steps is None
+    with qtbot.waitSignal(win.controller.translation_ready, timeout=TIMEOUT):
+        assert win.lessons.open_lesson(path)
+    assert win.current_view() == "steps" and win.controller.translation.source == "the house is big"
+    assert win.step_view.step() == 3 and win.step_view.layer_head() == (1, 2)
+    assert win.step_view.step_label.text() == f"Step 3 of {win.step_view.n_steps()}"
+    assert warnings == []
+
+
+def test_a_steps_slide_with_the_mean_and_no_step_starts_at_the_first(qtbot, loaded, tmp_path, warnings):
+    win, path = loaded, tmp_path / "mean.json"
+    path.write_text(dump_lesson([Slide("one two three", "steps", "cross", 2, 1, mean=True)]))
+    with qtbot.waitSignal(win.controller.translation_ready, timeout=TIMEOUT):
+        assert win.lessons.open_lesson(path)
+    assert win.current_view() == "steps" and win.step_view.step() == 1
+    assert win.step_view.layer_head() == (1, None)
+    with pytest.raises(LessonError, match="'step' 0 is out of range"):
+        parse_lesson(json.dumps({"format": FORMAT, "version": 1, "slides": [{**GOOD, "view": "steps", "step": 0}]}),
+                     2, 4)
