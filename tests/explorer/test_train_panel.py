@@ -324,3 +324,27 @@ def test_worker_builds_ding_routes_all_gpus_and_reports_failures(tmp_path, monke
     worker.stop()  # before the run has made its control: applied the moment it exists
     worker.run(TrainRequest(cfg.replace(task="reverse")))
     assert calls["stopped"] is True
+
+
+def test_a_refused_start_keeps_the_previous_runs_curves_and_replay(panel, qtbot, tmp_path):
+    from tests.explorer.conftest import make_translation
+    previous = tmp_path / "previous"
+    (previous / "step-00000020").mkdir(parents=True)
+    (previous / "LATEST").write_text("step-00000020")
+    # The previous run, as its records reached the panel.
+    configure(panel, previous)
+    for p in (record("start", step=0, message="started"), record(step=10, loss=3.0), record(step=20, loss=2.0),
+              record("probe", step=20, probe=make_translation("3 1 4")),
+              record("stopped", step=20, checkpoint=str(previous / "step-00000020"))):
+        panel.runner.worker.progress.emit(p)
+    panel.runner.worker.finished.emit()
+    assert panel.curves.series("train")[1].tolist() == [3.0, 2.0] and len(panel.snapshots()) == 1
+    assert panel.latest_checkpoint() == str(previous / "step-00000020") and panel.stats.value("step") == "20 / 100"
+
+    # Start again in the same folder (not resuming): the worker refuses it.
+    assert panel.start()
+    run_until_idle(qtbot, panel)
+    assert "already holds a training run" in panel.error_text() and panel.state_label.text() == "Failed"
+    assert panel.curves.series("train")[1].tolist() == [3.0, 2.0]  # still the previous run's
+    assert len(panel.snapshots()) == 1 and panel.stats.value("step") == "20 / 100"
+    assert panel.latest_checkpoint() == str(previous / "step-00000020") and panel.open_button.isEnabled()
