@@ -268,3 +268,45 @@ def test_a_steps_slide_with_the_mean_and_no_step_starts_at_the_first(qtbot, load
     with pytest.raises(LessonError, match="'step' 0 is out of range"):
         parse_lesson(json.dumps({"format": FORMAT, "version": 1, "slides": [{**GOOD, "view": "steps", "step": 0}]}),
                      2, 4)
+
+
+def test_saving_a_slide_from_the_menu_asks_for_its_title(qtbot, loaded, tmp_path, warnings, monkeypatch):
+    from PySide6.QtCore import QTimer
+    from PySide6.QtWidgets import QFileDialog
+    win, path = loaded, tmp_path / "titled.json"
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a, **k: (str(path), ""))
+    dialog = win.lessons.title_dialog
+
+    def answer(text, accept=True):
+        def fill():
+            assert dialog.isVisible() and "Title of the slide" in dialog.labelText()
+            dialog.setTextValue(text)
+            dialog.accept() if accept else dialog.reject()
+        QTimer.singleShot(0, fill)
+
+    answer("  Who looks   at whom ")
+    win.save_slide_action.trigger()
+    assert json.loads(path.read_text())["slides"][0]["title"] == "Who looks at whom"
+    assert win.state_label.text() == "Slide 1 saved to titled.json"
+    answer("never saved", accept=False)  # cancelled: no slide
+    win.save_slide_action.trigger()
+    answer("")  # no title: the slide has none
+    win.save_slide_action.trigger()
+    slides = json.loads(path.read_text())["slides"]
+    assert len(slides) == 2 and "title" not in slides[1] and warnings == []
+
+
+def test_pagedown_on_the_last_slide_says_the_lesson_is_over(qtbot, loaded, tmp_path, warnings):
+    win, path = loaded, tmp_path / "two.json"
+    path.write_text(dump_lesson([Slide("one two three", "head", "encoder", 1, 1), Slide("one two three", "grid",
+                                                                                          "cross", 2, 4)]))
+    assert win.lessons.open_lesson(path)
+    qtbot.keyClick(win, Qt.Key.Key_PageDown)
+    assert win.lessons.index() == 1 and "Slide 2 of 2" in win.lessons.caption.text()
+    with qtbot.waitSignal(win.lessons.end_reached, timeout=1000):
+        qtbot.keyClick(win, Qt.Key.Key_PageDown)
+    assert win.lessons.index() == 1 and win.lessons.is_playing()  # still on the last slide
+    assert win.lessons.caption.text().startswith("■ End of the lesson: slide 2 of 2 was the last")
+    assert win.state_label.text() == "End of the lesson: no slide after slide 2"
+    qtbot.keyClick(win, Qt.Key.Key_PageUp)
+    assert win.lessons.index() == 0 and "Slide 1 of 2" in win.lessons.caption.text()
