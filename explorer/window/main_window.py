@@ -245,6 +245,7 @@ class MainWindow(WindowDisplay, QMainWindow):
         for panel in self.findChildren(AttentionPanel):  # the Train tab has one too
             panel.retranslate()
         retranslate_models_menu(self)
+        self.pe_tab.retranslate()
 
     def is_empty_state(self) -> bool:
         return self.attention_stack.currentWidget() is self.empty_state
