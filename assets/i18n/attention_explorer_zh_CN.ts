@@ -1763,5 +1763,21 @@ or train a new model on a parallel corpus.</source>
       <source>removed</source>
       <translation>已移除</translation>
     </message>
+    <message>
+      <source>CSV table, raw pieces (*.csv)</source>
+      <translation>CSV 表格，原始子词 (*.csv)</translation>
+    </message>
+    <message>
+      <source>CSV table, pieces as shown (*.csv)</source>
+      <translation>CSV 表格，与窗口显示相同的子词 (*.csv)</translation>
+    </message>
+    <message>
+      <source>CSV of the shown matrix, raw pieces (*.csv)</source>
+      <translation>当前矩阵的 CSV，原始子词 (*.csv)</translation>
+    </message>
+    <message>
+      <source>CSV of the shown matrix, pieces as shown (*.csv)</source>
+      <translation>当前矩阵的 CSV，与窗口显示相同的子词 (*.csv)</translation>
+    </message>
   </context>
 </TS>

@@ -216,6 +216,7 @@ def test_export_menu_writes_the_chosen_formats(qtbot, loaded, monkeypatch, tmp_p
         (str(tmp_path / "view"), "SVG image (*.svg)"),  # a bare name takes the chosen filter's suffix
         (str(tmp_path / "maps.npz"), "NumPy archive (*.npz)"),
         (str(tmp_path / "head.csv"), "NumPy archive (*.npz)"),  # a typed suffix wins over the filter
+        (str(tmp_path / "shown"), "CSV of the shown matrix, pieces as shown (*.csv)"),
     ])
     monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *args, **kw: next(answers))
     loaded.export_view_action.trigger()
@@ -223,8 +224,13 @@ def test_export_menu_writes_the_chosen_formats(qtbot, loaded, monkeypatch, tmp_p
     loaded.export_data_action.trigger()
     assert (tmp_path / "view.svg").read_text().lstrip().startswith("<")
     assert np.load(tmp_path / "maps.npz").files
-    assert (tmp_path / "head.csv").stat().st_size > 0
     assert loaded.state_label.text() == f"Saved {tmp_path / 'head.csv'}"
+    raw = (tmp_path / "head.csv").read_text(encoding="utf-8").splitlines()[0]
+    assert raw.startswith("query\\key (raw SentencePiece pieces")  # a filter not for CSV: the raw pieces
+    loaded.export_data_action.trigger()
+    header = (tmp_path / "shown.csv").read_text(encoding="utf-8").splitlines()[0].split(",")
+    assert header[0] == "query\\key (pieces as the window shows them: · continues a word)"
+    assert header[1:] == loaded.attention_panel.heatmap.col_labels()  # the pieces on the map's axis
 
 
 def test_window_has_the_app_icon(window):
