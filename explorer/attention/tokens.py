@@ -7,8 +7,7 @@ shown as ``The wea ·ther``. Punctuation glued to a word (``.`` ``,``) needs no 
 becomes ``␣`` so it is not invisible. This is the one notation of the app: axes, the Lines view and the
 hover read-outs all use it, and :data:`LEGEND` explains it on screen. The data exports keep the raw pieces,
 so nothing is lost (NPZ always; CSV unless asked for this notation, and its header says which). Chinese
-and Japanese pieces get no mark: written without spaces,
-every one of them would carry it.
+and Japanese pieces get no mark: written without spaces, every one of them would carry it.
 """
 
 from __future__ import annotations
