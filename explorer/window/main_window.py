@@ -280,7 +280,9 @@ class MainWindow(WindowDisplay, QMainWindow):
 
     def _on_error(self, kind: str, message: str) -> None:
         # The model's messages are English; the common ones have a translation, the rest stay as they are.
-        message = capitalised(translate(message)) if message else tr("Error")
+        message = translate(message) if message else tr("Error")
+        if kind == "translate":  # a line of its own under the sentence (a load error names its folder first)
+            message = capitalised(message)
         self.show_status(message.splitlines()[0])
         if kind == "translate":
             # The maps on screen belong to the previous sentence; beside this error they would
