@@ -1854,6 +1854,84 @@ or train a new model on a parallel corpus.</source>
     <message>
       <source>mean log P {value:.2f}</source>
       <translation>平均 log P {value:.2f}</translation>
+      <source>never seen in training</source>
+      <translation>训练中从未见过</translation>
+    </message>
+    <message>
+      <source>Decoder self (masked)</source>
+      <translation>解码器自注意力（带遮罩）</translation>
+    </message>
+    <message>
+      <source>Cross (encoder–decoder)</source>
+      <translation>交叉注意力（编码器–解码器）</translation>
+    </message>
+    <message>
+      <source>Remove head {layer}.{head} ({kind})</source>
+      <translation>移除头 {layer}.{head}（{kind}）</translation>
+    </message>
+    <message>
+      <source>Restore head {layer}.{head} ({kind})</source>
+      <translation>恢复头 {layer}.{head}（{kind}）</translation>
+    </message>
+    <message>
+      <source>Slide {n} saved to {name}</source>
+      <translation>第 {n} 张幻灯片已保存到 {name}</translation>
+    </message>
+    <message>
+      <source>Lesson ended</source>
+      <translation>课程已结束</translation>
+    </message>
+    <message>
+      <source>Could not save the slide</source>
+      <translation>无法保存幻灯片</translation>
+    </message>
+    <message>
+      <source>Could not open the lesson</source>
+      <translation>无法打开课程</translation>
+    </message>
+    <message>
+      <source>Add the view as a slide to the lesson</source>
+      <translation>把当前视图作为一张幻灯片加入课程</translation>
+    </message>
+    <message>
+      <source>Open lesson</source>
+      <translation>打开课程</translation>
+    </message>
+    <message>
+      <source>Save lesson slide</source>
+      <translation>保存课程幻灯片</translation>
+    </message>
+    <message>
+      <source>Title of the slide, shown above the view while the lesson plays (may be empty):</source>
+      <translation>幻灯片标题，播放课程时显示在视图上方（可以留空）：</translation>
+    </message>
+    <message>
+      <source>■ End of the lesson: slide {n} of {n} was the last   (PageUp back, Esc ends the lesson)</source>
+      <translation>■ 课程到此结束：第 {n} 张（共 {n} 张）是最后一张   （PageUp 返回，Esc 结束课程）</translation>
+    </message>
+    <message>
+      <source>End of the lesson: no slide after slide {n}</source>
+      <translation>课程结束：第 {n} 张之后没有幻灯片了</translation>
+    </message>
+    <message>
+      <source>removed</source>
+      <translation>已移除</translation>
+    </message>
+    <message>
+      <source>CSV table, raw pieces (*.csv)</source>
+      <translation>CSV 表格，原始子词 (*.csv)</translation>
+    </message>
+    <message>
+      <source>CSV table, pieces as shown (*.csv)</source>
+      <translation>CSV 表格，与窗口显示相同的子词 (*.csv)</translation>
+    </message>
+    <message>
+      <source>CSV of the shown matrix, raw pieces (*.csv)</source>
+      <translation>当前矩阵的 CSV，原始子词 (*.csv)</translation>
+    </message>
+    <message>
+      <source>CSV of the shown matrix, pieces as shown (*.csv)</source>
+      <translation>当前矩阵的 CSV，与窗口显示相同的子词 (*.csv)</translation>
     </message>
   </context>
 </TS>

@@ -25,10 +25,16 @@ import pyqtgraph.exporters as pg_exporters
 from PySide6 import QtCore, QtGui, QtWidgets
 from PySide6.QtSvg import QSvgGenerator
 
+from explorer.attention.tokens import display_pieces
 from model.records import AttentionMaps
 
 PNG_SCALE = 2  # figures are written at twice the screen size: crisp on slides and in papers
 FALLBACK_FONTS = "DejaVu Sans, Arial, Helvetica, sans-serif"
+# A CSV's top-left cell says which pieces head its rows and columns: the raw SentencePiece pieces (lossless,
+# what a script matches against the tokenizer) or the window's notation (what a reader compares with the
+# screen). Both are offered; the header keeps a table from being read the wrong way.
+CSV_CORNER = {"raw": "query\\key (raw SentencePiece pieces: \u2581 starts a word)",
+              "shown": "query\\key (pieces as the window shows them: \u00b7 continues a word)"}
 
 
 def default_export_dir() -> str:
@@ -189,14 +195,19 @@ def export_painted(render: Callable[[QtGui.QPainter, QtCore.QRectF], None], size
         raise OSError(f"could not write {path}")
 
 
-def export_csv(matrix, row_labels, col_labels, path: str) -> None:
-    """One map as CSV: header 'query\\key' + key pieces; each row starts with its query piece."""
+def export_csv(matrix, row_labels, col_labels, path: str, pieces: str = "raw") -> None:
+    """One map as CSV: a header of CSV_CORNER[pieces] + key pieces; each row starts with its query piece.
+    ``pieces``: "raw" (as the tokenizer writes them) or "shown" (as the window labels them)."""
+    if pieces not in CSV_CORNER:
+        raise ValueError(f"unknown pieces {pieces!r}; expected one of {', '.join(CSV_CORNER)}")
     matrix = np.asarray(matrix)
     if matrix.shape != (len(row_labels), len(col_labels)):
         raise ValueError(f"matrix {matrix.shape} does not match the labels")
+    if pieces == "shown":
+        row_labels, col_labels = display_pieces(map(str, row_labels)), display_pieces(map(str, col_labels))
     with open(path, "w", newline="", encoding="utf-8") as f:
         writer = csv.writer(f)
-        writer.writerow(["query\\key", *map(str, col_labels)])
+        writer.writerow([CSV_CORNER[pieces], *map(str, col_labels)])
         for label, row in zip(row_labels, matrix):
             writer.writerow([str(label), *(repr(float(v)) for v in row)])
 

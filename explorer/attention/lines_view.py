@@ -132,6 +132,10 @@ class LinesView(QtWidgets.QWidget):
     def highlighted(self) -> tuple[str, int] | None:
         return self._highlight
 
+    def labels(self) -> tuple[list[str], list[str]]:
+        """The query and key labels as drawn (display pieces, elided when long)."""
+        return ([elide(display_piece(s)) for s in self._rows], [elide(display_piece(s)) for s in self._cols])
+
     def line_alphas(self) -> np.ndarray:
         """(H, Q, K) opacity of every line in [0, 1]: the weight, 0 for hidden heads, faded off-hover."""
         alphas = np.clip(self._weights, 0.0, 1.0).copy()
@@ -216,17 +220,17 @@ class LinesView(QtWidgets.QWidget):
                                  QtCore.QPointF(x_key - 4, keys[j].center().y()))
         self._paint_received_weight(painter, queries, keys)
         text = palette.color(QtGui.QPalette.ColorRole.WindowText)
-        for side, rects, raw, align in (
-            ("query", queries, self._rows, QtCore.Qt.AlignmentFlag.AlignRight),
-            ("key", keys, self._cols, QtCore.Qt.AlignmentFlag.AlignLeft),
+        row_labels, col_labels = self.labels()
+        for side, rects, shown, align in (
+            ("query", queries, row_labels, QtCore.Qt.AlignmentFlag.AlignRight),
+            ("key", keys, col_labels, QtCore.Qt.AlignmentFlag.AlignLeft),
         ):
             for i, r in enumerate(rects):
                 on = self._highlight == (side, i)
                 painter.setFont(bold if on else font)
                 painter.setPen(text)
                 inner = r.adjusted(6, 0, -6, 0)
-                painter.drawText(inner, int(align | QtCore.Qt.AlignmentFlag.AlignVCenter),
-                                 elide(display_piece(raw[i])))
+                painter.drawText(inner, int(align | QtCore.Qt.AlignmentFlag.AlignVCenter), shown[i])
         painter.setFont(bold)
         painter.setPen(text)
         band = QtGui.QFontMetricsF(bold).height() * 1.8

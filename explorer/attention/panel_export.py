@@ -50,23 +50,25 @@ class PanelExport:
             raise RuntimeError("no attention maps to export")
         export.export_npz(self._maps, path)
 
-    def export_csv(self, path: str) -> None:
-        """The matrix of the Head view, with raw token pieces as headers."""
+    def export_csv(self, path: str, pieces: str = "raw") -> None:
+        """The matrix of the Head view, headed by the raw pieces or (``pieces="shown"``) the window's."""
         if self._maps is None:
             raise RuntimeError("no attention maps to export")
         rows, cols = self._maps.labels(self._kind)
-        export.export_csv(self.current_matrix(), rows, cols, path)
+        export.export_csv(self.current_matrix(), rows, cols, path, pieces)
 
     def export_dialog(self, fmt: str) -> None:
+        shown_csv = tr("CSV table, pieces as shown (*.csv)")
         filters = {"png": tr("PNG image (*.png)"), "svg": tr("SVG image (*.svg)"),
-                   "csv": tr("CSV table (*.csv)"), "npz": tr("NumPy archive (*.npz)")}
+                   "csv": tr("CSV table, raw pieces (*.csv)") + ";;" + shown_csv, "npz": tr("NumPy archive (*.npz)")}
         start = str(Path(self.export_dir) / self.suggested_file_name(fmt))
-        path, _ = QtWidgets.QFileDialog.getSaveFileName(self, tr("Export attention"), start, filters[fmt])
+        path, chosen = QtWidgets.QFileDialog.getSaveFileName(self, tr("Export attention"), start, filters[fmt])
         if not path:
             return
         self.export_dir = str(Path(path).parent)
+        csv_pieces = "shown" if chosen == shown_csv else "raw"
         try:
             {"png": self.export_image, "svg": self.export_image,
-             "csv": self.export_csv, "npz": self.export_npz}[fmt](path)
+             "csv": lambda p: self.export_csv(p, csv_pieces), "npz": self.export_npz}[fmt](path)
         except (OSError, ValueError, RuntimeError) as exc:
             QtWidgets.QMessageBox.warning(self, tr("Export failed"), str(exc))

@@ -12,9 +12,10 @@ import pyqtgraph as pg
 from PySide6 import QtCore, QtGui, QtWidgets
 
 from explorer.attention.mask_overlay import MASK_FILL, MASK_HATCH
+from explorer.ui.i18n import N_, tr
 
 CROSS_COLOR = QtGui.QColor(200, 40, 40)
-REMOVED_WORD = "removed"
+REMOVED_WORD = N_("removed")  # said in the window's language when the tiles are drawn
 
 
 def paint_removed(rgba: np.ndarray, removed, tile: tuple[int, int], pad: tuple[int, int],
@@ -58,7 +59,8 @@ class RemovedMarks(QtWidgets.QGraphicsItem):
             self._plot.removeItem(label)
         self._labels = []
         for layer, head in self._tiles:
-            label = pg.TextItem(REMOVED_WORD, color=CROSS_COLOR, anchor=(0.5, 0.5), fill=pg.mkBrush(255, 255, 255, 210))
+            label = pg.TextItem(tr(REMOVED_WORD), color=CROSS_COLOR, anchor=(0.5, 0.5),
+                                fill=pg.mkBrush(255, 255, 255, 210))
             label.setPos(head, layer)
             label.setZValue(6)
             self._plot.addItem(label)

@@ -5,9 +5,9 @@ a heavy bar that steals width and reads like an underscore. We drop it for word-
 instead mark the *continuation* pieces, the rarer case, with a light middle dot: ``▁The ▁wea ther`` is
 shown as ``The wea ·ther``. Punctuation glued to a word (``.`` ``,``) needs no mark. A lone ``▁`` piece
 becomes ``␣`` so it is not invisible. This is the one notation of the app: axes, the Lines view and the
-hover read-outs all use it, and :data:`LEGEND` explains it on screen. Only the data exports (CSV, NPZ)
-keep the raw pieces, so nothing is lost. Chinese and Japanese pieces get no mark: written without spaces,
-every one of them would carry it.
+hover read-outs all use it, and :data:`LEGEND` explains it on screen. The data exports keep the raw pieces,
+so nothing is lost (NPZ always; CSV unless asked for this notation, and its header says which). Chinese
+and Japanese pieces get no mark: written without spaces, every one of them would carry it.
 """
 
 from __future__ import annotations

@@ -8,7 +8,8 @@ A lesson is a small JSON file a person can read and edit:
 
 Layers and heads count from 1, as the window shows them. Optional per slide: "title", "beam" (1–8,
 default 4), "mean" (the mean over heads), "cell" ([query, key], 0-based as the formula walkthrough
-numbers them: the cell it works when its dock is open), "position" and "shift" (the clock view's).
+numbers them: the cell it works when its dock is open), "position" and "shift" (the clock view's),
+"step" (the Step by step tab's decoding step, from 1; view "steps").
 Optional for the whole lesson: "model", the built-in model it was made with ("en-zh"): the player opens
 that model first, so a lesson on "I love apples." → "我爱苹果。" never plays on the German model.
 Reading checks the whole file, and the layers and heads against the model in use, before anything
@@ -29,7 +30,7 @@ from model.safe_json import loads
 
 FORMAT = "attention-explorer-lesson"
 VERSION = 1
-VIEWS = ("head", "grid", "lines", "pe", "clock")  # explorer.window.display.VIEWS
+VIEWS = ("head", "grid", "lines", "pe", "clock", "steps")  # explorer.window.display.VIEWS
 MAX_SENTENCE = 2000  # characters; a lesson is for a class, not a corpus
 MAX_BEAM = 8  # the translate panel's limit
 MAX_BYTES = 1 << 20  # a lesson of a thousand slides is ~200 kB; a 3 GiB file is not read whole to find out
@@ -54,6 +55,7 @@ class Slide:
     cell: tuple[int, int] | None = None  # the formula walkthrough's (query, key), 0-based
     position: int | None = None  # the clock view's position and shift k
     shift: int | None = None
+    step: int | None = None  # the Step tab's decoding step, 1-based as its slider shows it
 
     def to_dict(self) -> dict:
         """The slide as written to the file: defaults and unset optional fields left out."""
@@ -108,7 +110,8 @@ def parse_slide(raw, index: int, n_layers: int, n_heads: int) -> Slide:
     return Slide(sentence=sentence.strip(), view=raw["view"], kind=raw["kind"], layer=raw["layer"],
                  head=raw["head"], mean=raw.get("mean", False), beam=4 if beam is None else beam,
                  title=title, cell=tuple(cell) if cell is not None else None,
-                 position=_int(raw, "position", 0, None, where), shift=_int(raw, "shift", 1, None, where))
+                 position=_int(raw, "position", 0, None, where), shift=_int(raw, "shift", 1, None, where),
+                 step=_int(raw, "step", 1, None, where))
 
 
 def _data(text: str) -> dict:

@@ -11,11 +11,12 @@ layer and head at once, and translates its sentence when it is not the one on sc
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
 from PySide6.QtCore import QEvent, QObject, Qt, Signal
 from PySide6.QtGui import QAction
-from PySide6.QtWidgets import QApplication, QFileDialog, QLabel, QMessageBox
+from PySide6.QtWidgets import QApplication, QFileDialog, QInputDialog, QLabel, QLineEdit, QMessageBox
 
 from explorer.lecture.lesson_file import LessonError, Slide, append_slide, read_lesson, read_lesson_model
 from explorer.ui.i18n import tr
@@ -30,6 +31,7 @@ class LessonPlayer(QObject):
     """Captures the window's view as a Slide, and replays a lesson's slides on the window."""
 
     slide_shown = Signal(int)  # index of the slide now on screen
+    end_reached = Signal()  # PageDown on the last slide: nothing follows
     stopped = Signal()
 
     def __init__(self, window) -> None:
@@ -43,6 +45,10 @@ class LessonPlayer(QObject):
         self.caption.setContentsMargins(8, 4, 8, 4)
         self.caption.setFont(bold_font())  # only bold: the size follows the zoom and presentation mode
         self.caption.hide()
+        # One dialog, kept: a test (or a script) fills it and accepts it like a person would.
+        self.title_dialog = QInputDialog(window)
+        self.title_dialog.setInputMode(QInputDialog.InputMode.TextInput)
+        self.title_dialog.setTextEchoMode(QLineEdit.EchoMode.Normal)
         window.controller.translation_ready.connect(self._on_translation)
 
     # -- saving ------------------------------------------------------------------------------------
@@ -53,28 +59,47 @@ class LessonPlayer(QObject):
         view = w.current_view()
         shown = w.controller.translation
         if view == "other":
-            raise ValueError("only the attention and positional-encoding views can be slides, not this tab")
+            raise ValueError("only the attention, step-by-step and positional-encoding views can be slides, "
+                             "not this tab")
         if shown is None or not shown.source.strip():
             raise ValueError("translate a sentence first: a slide shows a sentence's attention")
         kind, layer, head, mean = w.attention_panel.state()
         formula = w.formula_dock.widget()
         cell = formula.cell() if w.formula_dock.isVisible() else None
         clock = w.clock_view if view == "clock" else None
+        step = None
+        if view == "steps":  # the tab chooses its own layer and head: the slide keeps what it shows
+            layer, step_head = w.step_view.layer_head()
+            head, mean = (head, True) if step_head is None else (step_head, False)
+            step = w.step_view.step() or None
         return Slide(sentence=shown.source.strip(), view=view, kind=kind, layer=layer + 1, head=head + 1,
                      mean=mean, beam=w.translate_panel.beam_size(), cell=cell,
-                     position=clock.position() if clock else None, shift=clock.shift() if clock else None)
+                     position=clock.position() if clock else None, shift=clock.shift() if clock else None,
+                     step=step)
 
-    def save_slide(self, path: Path | str) -> bool:
-        """Append the view on screen to the lesson at ``path``; False (and one line said) on failure."""
+    def ask_title(self) -> str | None:
+        """The slide's title from the title dialog ('' for none), or None when it is cancelled."""
+        dialog = self.title_dialog
+        dialog.setWindowTitle(tr("Save lesson slide"))
+        dialog.setLabelText(tr("Title of the slide, shown above the view while the lesson plays (may be empty):"))
+        dialog.setTextValue("")
+        if dialog.exec() != QInputDialog.DialogCode.Accepted:
+            return None
+        return " ".join(dialog.textValue().split())
+
+    def save_slide(self, path: Path | str, title: str = "") -> bool:
+        """Append the view on screen, titled ``title``, to the lesson at ``path``; False (and one line said)
+        on failure."""
         info = self._window.controller.info
         try:
             if info is None:
                 raise ValueError("open a model first")
-            count = append_slide(path, self.current_slide(), info.n_layers, info.n_heads, builtin_name(info.path))
+            slide = dataclasses.replace(self.current_slide(), title=title)
+            count = append_slide(path, slide, info.n_layers, info.n_heads, builtin_name(info.path))
         except (ValueError, OSError) as exc:
-            return self._fail("Could not save the slide", str(exc))
+            return self._fail(tr("Could not save the slide"), str(exc))
         self.path = Path(path)
-        self._window.show_status(f"Slide {count} saved to {self.path.name}")
+        self._window.show_status(tr("Slide {n} saved to {name}", n=count, name=self.path.name))
         return True
 
     # -- playing -----------------------------------------------------------------------------------
@@ -96,7 +121,7 @@ class LessonPlayer(QObject):
                 raise LessonError("open a model first: a lesson's layers and heads are checked against it")
             slides = read_lesson(path, info.n_layers, info.n_heads)
         except LessonError as exc:
-            return self._fail("Could not open the lesson", str(exc))
+            return self._fail(tr("Could not open the lesson"), str(exc))
         self.path, self._slides = Path(path), slides
         QApplication.instance().installEventFilter(self)
         self.go(0)
@@ -131,7 +156,18 @@ class LessonPlayer(QObject):
         self.slide_shown.emit(self._index)
 
     def step(self, delta: int) -> None:
+        if delta > 0 and self._slides and self._index == len(self._slides) - 1:
+            self._say_end()
+            return
         self.go(self._index + delta)
+
+    def _say_end(self) -> None:
+        """PageDown past the last slide: say so where the class looks (the caption) and in the status line."""
+        n = len(self._slides)
+        self.caption.setText(tr("■ End of the lesson: slide {n} of {n} was the last   (PageUp back, Esc ends "
+                                "the lesson)", n=n))
+        self._window.show_status(tr("End of the lesson: no slide after slide {n}", n=n))
+        self.end_reached.emit()
 
     def stop(self) -> None:
         if not self.is_playing():
@@ -139,7 +175,7 @@ class LessonPlayer(QObject):
         QApplication.instance().removeEventFilter(self)
         self._index, self._slides = -1, ()
         self.caption.hide()
-        self._window.show_status("Lesson ended")
+        self._window.show_status(tr("Lesson ended"))
         self.stopped.emit()
 
     def eventFilter(self, watched, event) -> bool:  # noqa: N802 - Qt override
@@ -165,6 +201,10 @@ class LessonPlayer(QObject):
         w = self._window
         w.attention_panel.set_state(slide.kind, slide.layer - 1, slide.head - 1, slide.mean)
         w.show_view(slide.view)
+        if slide.view == "steps":  # the tab takes the panel's layer and head only when it is opened
+            w.step_view.set_layer_head(slide.layer - 1, None if slide.mean else slide.head - 1)
+            if slide.step is not None:
+                w.step_view.set_step(slide.step)  # nothing yet when the tab translates again: see below
         if slide.position is not None:
             w.clock_view.set_position(slide.position)
         if slide.shift is not None:
@@ -187,9 +227,17 @@ class LessonPlayer(QObject):
                          i=self._index + 1, n=len(self._slides)))
 
     def _on_translation(self, _translation) -> None:
-        # A new sentence resets the walkthrough's cell (formula_dock connects first): select it again.
-        if self.is_playing() and self._slides[self._index].cell is not None:
-            self._window.formula_dock.widget().select_cell(*self._slides[self._index].cell)
+        # A new sentence resets the walkthrough's cell (formula_dock connects first) and the Step tab's
+        # step and combo boxes (step_tab connects first): choose them again.
+        if not self.is_playing():
+            return
+        slide, w = self._slides[self._index], self._window
+        if slide.cell is not None:
+            w.formula_dock.widget().select_cell(*slide.cell)
+        if slide.view == "steps":
+            w.step_view.set_layer_head(slide.layer - 1, None if slide.mean else slide.head - 1)
+            if slide.step is not None:
+                w.step_view.set_step(slide.step)
 
     def _fail(self, title: str, message: str) -> bool:
         line = " ".join(message.split())
@@ -210,13 +258,15 @@ def install_lessons(window, menu, before: QAction) -> LessonPlayer:
         return str(player.path) if player.path else str(Path.home() / "lesson.json")
 
     def save() -> None:
-        path, _ = QFileDialog.getSaveFileName(window, "Add the view as a slide to the lesson", start_dir(),
+        path, _ = QFileDialog.getSaveFileName(window, tr("Add the view as a slide to the lesson"), start_dir(),
                                               LESSON_FILTER, options=QFileDialog.Option.DontConfirmOverwrite)
         if path:
-            player.save_slide(path)
+            title = player.ask_title()
+            if title is not None:  # cancelled: nothing is saved
+                player.save_slide(path, title)
 
     def open_() -> None:
-        path, _ = QFileDialog.getOpenFileName(window, "Open lesson", start_dir(), LESSON_FILTER)
+        path, _ = QFileDialog.getOpenFileName(window, tr("Open lesson"), start_dir(), LESSON_FILTER)
         if path:
             player.open_lesson(path)
 

@@ -21,9 +21,10 @@ from explorer.positional.clock import angular_speeds, clock_pairs, measured_turn
 from explorer.positional.clock_table import TurnTable
 from explorer.positional.encoding import sinusoidal_pe
 from explorer.ui.flow_layout import FlowLayout
-from explorer.ui.i18n import tr
+from explorer.ui.i18n import N_, tr
 
 SHIFT_COLOR = "#ff7f0e"  # the dashed hand of PE(pos + k)
+UNSEEN = N_("never seen in training")  # pyqtgraph text: not walked by the language switch, see retranslate
 UNSEEN_BRUSH = (214, 39, 40, 45)  # positions never seen in training (the PE tab's marker red)
 UNSEEN_FACE = (214, 39, 40, 25)
 TABLE_POSITIONS = (0, 25, 100)  # plus the current position: "several pos" the class can compare
@@ -87,7 +88,7 @@ class ClockView(QtWidgets.QWidget):
         self.strip.setYRange(0, 1, padding=0)
         self.canvas.ci.layout.setRowMaximumHeight(0, 64)
         self.unseen = pg.LinearRegionItem(movable=False, brush=pg.mkBrush(*UNSEEN_BRUSH), pen=_pen("#d62728", 2))
-        self.unseen_label = pg.TextItem("never seen in training", color="#d62728", anchor=(0, 0.5))
+        self.unseen_label = pg.TextItem(tr(UNSEEN), color="#d62728", anchor=(0, 0.5))
         self.sentence_region = pg.LinearRegionItem(movable=False, brush=pg.mkBrush(31, 119, 180, 40),
                                                    pen=_pen("#1f77b4"))
         self.now_line = pg.InfiniteLine(angle=90, pen=_pen(self._text, 3))
@@ -155,7 +156,7 @@ class ClockView(QtWidgets.QWidget):
         self._timer.start() if on else self._timer.stop()
         self.play_button.blockSignals(True)
         self.play_button.setChecked(on)
-        self.play_button.setText("Pause" if on else "Play")
+        self.play_button.setText(tr("Pause") if on else tr("Play"))
         self.play_button.blockSignals(False)
 
     def is_playing(self) -> bool:

@@ -11,8 +11,9 @@ from __future__ import annotations
 import pyqtgraph as pg
 from PySide6 import QtWidgets
 
-from explorer.positional.clock_view import ClockView
+from explorer.positional.clock_view import UNSEEN, ClockView
 from explorer.positional.table_view import PositionalEncodingView
+from explorer.ui.i18n import tr
 
 PARTS = ("pe", "clock")
 VEIL = (255, 255, 255, 150)
@@ -36,7 +37,7 @@ class PositionalTab(QtWidgets.QTabWidget):
         # A pale veil rather than a tint: the table itself is red and blue, so a red tint disappeared.
         self._band = pg.LinearRegionItem(orientation="horizontal", movable=False,
                                          brush=pg.mkBrush(*VEIL), pen=pen)
-        self._band_label = pg.TextItem("never seen in training", color="#d62728", anchor=(0, 0),
+        self._band_label = pg.TextItem(tr(UNSEEN), color="#d62728", anchor=(0, 0),
                                        fill=pg.mkBrush(255, 255, 255, 220))
         self._sim_h = pg.InfiniteLine(angle=0, pen=pen)
         self._sim_v = pg.InfiniteLine(angle=90, pen=pen)
@@ -92,6 +93,11 @@ class PositionalTab(QtWidgets.QTabWidget):
 
     def part(self) -> str:
         return "clock" if self.currentWidget() is self.clock else "pe"
+
+    def retranslate(self) -> None:
+        """After a language switch: the pyqtgraph labels, which the window's walk does not reach."""
+        self._band_label.setText(tr(UNSEEN))
+        self.clock.unseen_label.setText(tr(UNSEEN))
 
     def set_font_scale(self, f: float) -> None:
         self.table.set_font_scale(f)

@@ -25,6 +25,7 @@ from explorer.training.worker import TrainRunner
 from explorer.ui import style
 from explorer.ui.i18n import N_, again, tr
 from explorer.ui.scroll import ColumnScrollArea
+from explorer.ui.wheel_guard import WheelGuard
 from model.choices import UserError, corpus_options
 from model.records import TrainProgress, Translation
 
@@ -46,6 +47,7 @@ class TrainPanel(QtWidgets.QWidget):
         self._checkpoint = ""
         self._probe_sentence = ""
         self._outcome = ""
+        self._pending: tuple[str, str] | None = None  # (out dir, probe sentence) of a run not heard from yet
         self._devices_asked = False
         self.last_record: TrainProgress | None = None
 
@@ -125,6 +127,7 @@ class TrainPanel(QtWidgets.QWidget):
         layout.setContentsMargins(4, 4, 4, 4)
         layout.addWidget(self.split)
         self._scroll = scroll
+        self._wheel_guard = WheelGuard(self.form, scroll)  # the wheel scrolls the form, not its fields
 
     # ----------------------------------------------------------------------------------- public API
     def state(self) -> str:
@@ -147,13 +150,9 @@ class TrainPanel(QtWidgets.QWidget):
             self.show_error(str(exc))
             return False
         self.show_error("")
-        self.curves.clear()
-        self.stats.clear()
-        self.replay.clear()
-        self.split.setSizes([10_000, 1])
-        self._out_dir, self._checkpoint, self._outcome = request.config.out_dir, "", ""
-        self._probe_sentence = request.config.probe_sentence
-        self.last_record = None
+        # The previous run's curves, replay and checkpoint stay until this run reports: a start the
+        # worker refuses (the folder holds a run, a corpus is missing) must not wipe them.
+        self._pending = (request.config.out_dir, request.config.probe_sentence)
         self.log(tr("Starting a run in {out}, resuming {run}", out=str(self._out_dir), run=str(request.resume))
                  if request.resume else tr("Starting a run in {out}", out=str(self._out_dir)))
         self.runner.start(request)
@@ -263,10 +262,24 @@ class TrainPanel(QtWidgets.QWidget):
         self.open_button.setEnabled(bool(self.latest_checkpoint()))
         self.state_changed.emit(state)
 
+    def _begin_run(self) -> None:
+        """The new run has reported: the views and the checkpoint are its own from now on."""
+        self._out_dir, self._probe_sentence = self._pending
+        self._pending = None
+        self._checkpoint, self._outcome = "", ""
+        self.curves.clear()
+        self.stats.clear()
+        self.replay.clear()
+        self.split.setSizes([10_000, 1])
+
     def _on_record(self, p: TrainProgress) -> None:
+        refused = self._pending is not None and p.event == "error"  # before the run's first report
+        if self._pending is not None and not refused:
+            self._begin_run()
         self.last_record = p
-        self.stats.update_from(p)
-        self.curves.add(p)
+        if not refused:  # the numbers on screen stay the previous run's
+            self.stats.update_from(p)
+            self.curves.add(p)
         if p.event == "start":
             self.log(p.message)
         elif p.event == "probe" and p.probe is not None and p.probe.attention is not None:
@@ -306,6 +319,7 @@ class TrainPanel(QtWidgets.QWidget):
             self._scroll.ensureWidgetVisible(self.form.model_error)
 
     def _on_finished(self) -> None:
+        self._pending = None  # a refused run: the next Start begins afresh
         self._set_state("idle")
 
     def _add_snapshot(self, step: int, translation: Translation) -> None:

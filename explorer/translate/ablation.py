@@ -13,6 +13,7 @@ from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QMenu
 
 from explorer.translate.ablation_box import AblationBox
+from explorer.ui.i18n import tr
 from model.records import KIND_TITLES
 
 
@@ -63,10 +64,12 @@ class Ablation(QObject):
         kind = self.window.attention_panel.state()[0]
         is_removed = (kind, layer, head) in self.removed()
         menu = self.menu = QMenu(self.window)
-        verb = "Restore" if is_removed else "Remove"
-        toggle = menu.addAction(f"{verb} head {layer + 1}.{head + 1} ({KIND_TITLES[kind].lower()})")
+        where = {"layer": layer + 1, "head": head + 1, "kind": tr(KIND_TITLES[kind]).lower()}
+        # Two literal templates, not one with a verb: the catalogue collects tr("…") literals.
+        toggle = menu.addAction(tr("Restore head {layer}.{head} ({kind})", **where) if is_removed
+                                else tr("Remove head {layer}.{head} ({kind})", **where))
         toggle.triggered.connect(lambda: self.toggle(kind, layer, head))
-        restore = menu.addAction("Restore all heads")
+        restore = menu.addAction(tr("Restore all heads"))
         restore.setEnabled(bool(self.removed()))
         restore.triggered.connect(self.restore_all)
         menu.popup(global_pos)

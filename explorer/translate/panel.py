@@ -144,8 +144,8 @@ class TranslatePanel(QWidget):
         layout.insertWidget(layout.indexOf(self.error_label) + 1, widget)
 
     def request_translation(self) -> None:
-        """Emit ``translate_requested`` for the current text (empty text is the model's to refuse,
-        so the user gets its message rather than a silently dead button)."""
+        """Emit ``translate_requested`` for the current text (empty text too: the window refuses it with a
+        message rather than a silently dead button)."""
         self.translate_requested.emit(self.text(), self.beam_size())
 
     def use_history(self, text: str) -> None:
@@ -182,6 +182,12 @@ class TranslatePanel(QWidget):
         self.translation_view.setPlainText("")
         self.detail_label.setText("")
         self.unknown_label.hide()
+        self.error_label.setText(message)
+        self.error_label.show()
+        self._fit_wrapped()
+
+    def show_note(self, message: str) -> None:
+        """Say ``message`` where errors go, leaving the translation shown (a refused empty sentence)."""
         self.error_label.setText(message)
         self.error_label.show()
         self._fit_wrapped()

@@ -13,7 +13,8 @@ from explorer.window.retranslate import english_source
 
 ATTENTION_VIEWS = ("head", "grid", "lines")
 PE_VIEWS = ("pe", "clock")
-VIEWS = ATTENTION_VIEWS + PE_VIEWS
+STEP_VIEW = "steps"  # the Step by step tab (explorer/lecture/step_tab.py)
+VIEWS = ATTENTION_VIEWS + PE_VIEWS + (STEP_VIEW,)
 DEFAULT_SIZE = QSize(1600, 1000)
 # An explicit minimum: without one, Qt raises the window's minimum to whatever its widgets ask for and
 # grows the window past the screen (a larger font, a wide tab); with it, the widgets make do.
@@ -47,9 +48,13 @@ class WindowDisplay:
         return fitted
 
     def show_view(self, view: str) -> None:
-        """'head', 'grid' or 'lines' (the attention panel), 'pe' or 'clock' (the positional-encoding tab)."""
+        """'head', 'grid' or 'lines' (the attention panel), 'pe' or 'clock' (the positional-encoding tab),
+        'steps' (the Step by step tab)."""
         if view not in VIEWS:
             raise ValueError(f"unknown view {view!r}; expected one of {VIEWS}")
+        if view == STEP_VIEW:
+            self.tabs.setCurrentWidget(self.step_view)
+            return
         if view in PE_VIEWS:
             self.pe_tab.show_part(view)
             self.tabs.setCurrentWidget(self.pe_tab)
@@ -58,7 +63,9 @@ class WindowDisplay:
         self.tabs.setCurrentWidget(self.attention_stack)
 
     def current_view(self) -> str:
-        """The view shown now, one of VIEWS ('other' on another tab: Train, Steps)."""
+        """The view shown now, one of VIEWS ('other' on another tab: Train, Workbench)."""
+        if self.tabs.currentWidget() is self.step_view:
+            return STEP_VIEW
         if self.tabs.currentWidget() is self.pe_tab:
             return self.pe_tab.part()
         if self.tabs.currentWidget() is self.attention_stack:

@@ -22,19 +22,26 @@ def export_view(window) -> None:
 
 def export_attention(window) -> None:
     """The shown maps as a NumPy archive (every head) or the shown matrix as CSV."""
-    path = save_path(window, tr("Export attention"),
-                     tr("NumPy archive (*.npz);;CSV of the shown matrix (*.csv)"), ".npz")
+    shown_csv = tr("CSV of the shown matrix, pieces as shown (*.csv)")
+    path, chosen = save_path_and_filter(window, tr("Export attention"), ";;".join(
+        (tr("NumPy archive (*.npz)"), tr("CSV of the shown matrix, raw pieces (*.csv)"), shown_csv)), ".npz")
     if not path:
         return
     panel = window.attention_panel
     if path.lower().endswith(".csv"):
-        _write(window, lambda: panel.export_csv(path), path)
+        pieces = "shown" if chosen == shown_csv else "raw"  # the header says which
+        _write(window, lambda: panel.export_csv(path, pieces), path)
     else:
         _write(window, lambda: panel.export_npz(path), path)
 
 
 def save_path(window, title: str, filters: str, default_suffix: str) -> str:
     """A file name from the save dialog, starting in the last export folder; '' when cancelled."""
+    return save_path_and_filter(window, title, filters, default_suffix)[0]
+
+
+def save_path_and_filter(window, title: str, filters: str, default_suffix: str) -> tuple[str, str]:
+    """:func:`save_path` and the filter chosen in the dialog."""
     panel, settings = window.attention_panel, window.settings
     folder = str(settings.value("last_export_dir", panel.export_dir))
     if not Path(folder).is_dir():
@@ -48,7 +55,7 @@ def save_path(window, title: str, filters: str, default_suffix: str) -> str:
         # Respect the filter picked in the dialog when the user typed a bare name.
         suffix = chosen.rsplit("*", 1)[-1].rstrip(")") if "*" in chosen else default_suffix
         path += suffix
-    return path
+    return path, chosen
 
 
 def _write(window, write, path: str) -> None:

@@ -49,6 +49,13 @@ from explorer.workbench.panel import Workbench
 
 TITLE = "Attention Explorer"
 TRANSLATE_FAILED = "No attention to show: the sentence could not be translated"
+EMPTY_INPUT = "type a sentence to translate: the text is empty"  # model.decoding.decode's words, translated
+
+
+def capitalised(message: str) -> str:
+    """The model's messages start in lower case, to follow a file name on the command line; a status line
+    or an inline error is a sentence of its own."""
+    return message[:1].upper() + message[1:]
 
 
 class MainWindow(WindowDisplay, QMainWindow):
@@ -208,6 +215,13 @@ class MainWindow(WindowDisplay, QMainWindow):
             self.open_model(path)
 
     def translate(self, text: str, beam_size: int = 1) -> int:
+        """Queue a translation; its request id, or 0 for empty text, which is refused here: the translation
+        and views on screen stay (they still match each other and the timing beside them)."""
+        if not text.strip():
+            message = capitalised(tr(EMPTY_INPUT))
+            self.translate_panel.show_note(message)
+            self.show_status(message)
+            return 0
         return self.controller.translate(text, beam_size)
 
     def request_train(self) -> None:
@@ -234,6 +248,7 @@ class MainWindow(WindowDisplay, QMainWindow):
         for panel in self.findChildren(AttentionPanel):  # the Train tab has one too
             panel.retranslate()
         retranslate_models_menu(self)
+        self.pe_tab.retranslate()
 
     def is_empty_state(self) -> bool:
         return self.attention_stack.currentWidget() is self.empty_state
@@ -269,11 +284,14 @@ class MainWindow(WindowDisplay, QMainWindow):
     def _on_error(self, kind: str, message: str) -> None:
         # The model's messages are English; the common ones have a translation, the rest stay as they are.
         message = translate(message) if message else tr("Error")
+        if kind == "translate":  # a line of its own under the sentence (a load error names its folder first)
+            message = capitalised(message)
         self.show_status(message.splitlines()[0])
         if kind == "translate":
             # The maps on screen belong to the previous sentence; beside this error they would
             # read as its attention, so they go.
             self.translate_panel.show_error(message)
+            self.timing_label.setText("")  # the time of the translation that is gone with them
             self.attention_panel.set_maps(None, empty_text=tr(TRANSLATE_FAILED))
             self._set_exports_enabled(False)
             self.presentation.show_translation("")

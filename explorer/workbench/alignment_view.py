@@ -113,7 +113,7 @@ class AlignmentView(QtWidgets.QWidget):
         self.maps = maps
         if maps is not None and (old is None or (old.n_layers, old.n_heads) != (maps.n_layers, maps.n_heads)):
             for combo, items in ((self.layer_combo, [str(i + 1) for i in range(maps.n_layers)]),
-                                 (self.head_combo, ["mean"] + [str(i + 1) for i in range(maps.n_heads)])):
+                                 (self.head_combo, [tr("mean")] + [str(i + 1) for i in range(maps.n_heads)])):
                 combo.blockSignals(True)
                 combo.clear()
                 combo.addItems(items)

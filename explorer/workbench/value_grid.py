@@ -11,10 +11,12 @@ import numpy as np
 from PySide6 import QtCore, QtGui, QtWidgets
 
 from explorer.ui.colormaps import map_to_rgba, text_color_for
+from explorer.ui.i18n import N_, tr
 
 LABEL_W, LABEL_H, TITLE_H = 28, 18, 20
 # Short enough for three grids side by side in a 1024-pixel window (the full titles are clipped there).
-GRID_TITLES = {"encoder": "Encoder self", "decoder": "Decoder self (masked)", "cross": "Cross (encoder–decoder)"}
+GRID_TITLES = {"encoder": N_("Encoder self"), "decoder": N_("Decoder self (masked)"),
+               "cross": N_("Cross (encoder–decoder)")}
 
 
 class ValueGrid(QtWidgets.QWidget):
@@ -22,13 +24,17 @@ class ValueGrid(QtWidgets.QWidget):
 
     def __init__(self, title: str = "", colormap: str = "viridis", parent=None) -> None:
         super().__init__(parent)
-        self.title = title
+        self.title = title  # English; painted in the window's language (shown_title), so a switch follows
         self.colormap = colormap
         self.values = np.zeros((0, 0))
         self.levels = (0.0, 1.0)
         self.fmt = "{:.2f}"
         self.setMinimumSize(120, 90)
         self.setSizePolicy(QtWidgets.QSizePolicy.Policy.Expanding, QtWidgets.QSizePolicy.Policy.Expanding)
+
+    def shown_title(self) -> str:
+        """The title as painted: in the window's language."""
+        return tr(self.title) if self.title else ""
 
     def set_values(self, values: np.ndarray, levels: tuple[float, float] | None = None, fmt: str = "{:.2f}") -> None:
         """Show ``values`` (L, H); ``levels`` (low, high) map to the ends of the colour map (default: its range)."""
@@ -60,7 +66,7 @@ class ValueGrid(QtWidgets.QWidget):
         p = QtGui.QPainter(self)
         pal = self.palette()
         p.setPen(pal.color(QtGui.QPalette.ColorRole.WindowText))
-        p.drawText(QtCore.QRectF(0, 0, self.width(), TITLE_H), QtCore.Qt.AlignmentFlag.AlignCenter, self.title)
+        p.drawText(QtCore.QRectF(0, 0, self.width(), TITLE_H), QtCore.Qt.AlignmentFlag.AlignCenter, self.shown_title())
         rows, cols = self.values.shape
         if rows == 0 or cols == 0:
             p.drawText(self.rect(), QtCore.Qt.AlignmentFlag.AlignCenter, "—")

@@ -16,7 +16,6 @@ rank with the model wrapped in DistributedDataParallel; rank 0 alone validates, 
 from __future__ import annotations
 
 import contextlib
-import json
 import math
 import random
 import time
@@ -35,6 +34,7 @@ from model.training.ddp import Sync, rank_world, wrap_ddp
 from model.training.device import amp_context, resolve_device
 from model.training.divergence import DivergenceWatch
 from model.training.lock import RunLock
+from model.training.log_line import log_line
 from model.training.memory import check_fits
 from model.training.prepare import Data
 from model.training.schedule import learning_rate, step_loss
@@ -119,7 +119,7 @@ def _train(cfg: TrainConfig, data: Data, control: TrainControl, resume: Path | N
                             event=event, **kw)
         if main:  # other ranks only pass their end marker up to the worker, never to the log
             with log_path.open("a", encoding="utf-8") as fh:
-                fh.write(json.dumps({k: v for k, v in rec.__dict__.items() if k not in ("probe", "extra")}) + "\n")
+                fh.write(log_line(rec))  # NaN and inf as null: strict JSON
         return rec
 
     while True:

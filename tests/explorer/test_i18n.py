@@ -193,3 +193,70 @@ def test_the_unknown_pieces_note_is_said_in_chinese(qtbot, english_after):
     i18n.install_language("zh_CN")
     panel.set_translation(translation)
     assert panel.unknown_label.text().startswith("4 个子词中有 2 个是这个模型不认识的")
+
+
+def test_texts_made_by_actions_are_said_in_chinese(loaded, qtbot, tmp_path, english_after, monkeypatch):
+    """The strings the window makes only when something happens (issue 31, item 3): driven here, one by one."""
+    from PySide6.QtCore import QPoint, QTimer
+    from PySide6.QtWidgets import QMenu, QMessageBox
+
+    win = loaded
+    warnings = []
+    monkeypatch.setattr(QMessageBox, "warning", lambda *args: warnings.append(args))
+    monkeypatch.setattr(QMenu, "popup", lambda self, pos: None)  # built, not shown
+    set_language(win, "zh_CN")
+
+    # The clock hands' Play / Pause after a toggle, and the "never seen in training" marks.
+    win.show_view("clock")
+    win.clock_view.set_playing(True)
+    assert win.clock_view.play_button.text() == "暂停"
+    win.clock_view.set_playing(False)
+    assert win.clock_view.play_button.text() == "播放"
+    assert win.clock_view.unseen_label.textItem.toPlainText() == "训练中从未见过"
+    assert win.pe_tab._band_label.textItem.toPlainText() == "训练中从未见过"
+
+    # Lessons: the status lines, the title dialog, the message box titles.
+    path = tmp_path / "l.json"
+    dialog = win.lessons.title_dialog
+    QTimer.singleShot(0, lambda: (dialog.setTextValue("一"), dialog.accept()))
+    assert win.lessons.ask_title() == "一" and dialog.windowTitle() == "保存课程幻灯片"
+    assert dialog.labelText().startswith("幻灯片标题")
+    win.show_view("head")
+    assert win.lessons.save_slide(path)
+    assert win.state_label.text() == "第 1 张幻灯片已保存到 l.json"
+    assert win.lessons.open_lesson(path)
+    win.lessons.step(+1)
+    assert win.lessons.caption.text().startswith("■ 课程到此结束")
+    assert win.state_label.text() == "课程结束：第 1 张之后没有幻灯片了"
+    win.lessons.stop()
+    assert win.state_label.text() == "课程已结束"
+    (tmp_path / "bad.json").write_text("{not json")
+    assert not win.lessons.open_lesson(tmp_path / "bad.json")
+    assert warnings[-1][1] == "无法打开课程"
+    win.show_tab("Train")
+    assert not win.lessons.save_slide(path)
+    assert warnings[-1][1] == "无法保存幻灯片"
+
+    # The All heads grid's right-click menu, and the tile of a removed head.
+    ablation = win.live_tools.ablation
+    win.attention_panel.set_state("encoder", 0, 0)
+    ablation.show_menu(0, 1, QPoint(0, 0))
+    assert [a.text() for a in ablation.menu.actions()] == ["移除头 1.2（编码器自注意力）", "恢复所有头"]
+    win.controller.removed_heads = (("encoder", 0, 1),)  # as a removal leaves it (the fake translates no ablation)
+    ablation.show_menu(0, 1, QPoint(0, 0))
+    assert ablation.menu.actions()[0].text() == "恢复头 1.2（编码器自注意力）"
+    win.controller.removed_heads = ()
+    win.attention_panel.set_view("grid")
+    win.attention_panel.grid.set_removed({(0, 1)})
+    assert win.attention_panel.grid._removed_marks.labels() == ["已移除"]
+
+    # The workbench: its grids' titles and the Alignment tab's "mean".
+    titles = [g.shown_title() for g in win.workbench.importance_view.grids.values()]
+    assert titles == ["编码器自注意力", "解码器自注意力（带遮罩）", "交叉注意力（编码器–解码器）"]
+    assert [g.shown_title() for g in win.workbench.stats_view.grids.values()] == titles
+    assert win.workbench.alignment_view.head_combo.itemText(0) == "平均"
+
+    # And back: the pyqtgraph labels follow the switch too.
+    set_language(win, "en")
+    assert win.clock_view.unseen_label.textItem.toPlainText() == "never seen in training"
+    assert win.workbench.stats_view.grids["cross"].shown_title() == "Cross (encoder–decoder)"

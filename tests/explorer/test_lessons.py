@@ -229,5 +229,84 @@ def test_the_chinese_sample_lesson_fits_the_english_chinese_model():
     model = json.loads((folder / "config.json").read_text())["model"]
     slides = read_lesson(lesson, model["n_layers"], model["n_heads"])
     assert {s.sentence for s in slides} == {"I love apples."}
-    assert [s.view for s in slides] == ["head", "grid", "head", "head", "clock"] and slides[3].cell == (2, 2)
+    assert [s.view for s in slides] == ["head", "grid", "head", "steps", "head", "clock"]
+    assert slides[3].step == 3 and slides[4].cell == (2, 2)
     assert all(any("\u4e00" <= c <= "\u9fff" for c in s.title) for s in slides)  # written in Chinese
+
+
+def test_a_slide_saved_on_the_step_tab_replays_that_tab_at_its_step(qtbot, loaded, tmp_path, warnings):
+    win, path = loaded, tmp_path / "steps.json"
+    translate(qtbot, win, "the house is big")
+    with qtbot.waitSignal(win.controller.translation_ready, timeout=TIMEOUT):
+        win.show_view("steps")  # opening the tab translates again, with the search step by step
+    assert win.current_view() == "steps" and win.tabs.currentWidget() is win.step_view
+    win.step_view.set_layer_head(1, 2)
+    win.step_view.set_step(3)
+    assert win.lessons.save_slide(path)
+    saved = json.loads(path.read_text())["slides"][0]
+    assert saved["view"] == "steps" and saved["step"] == 3
+    assert (saved["layer"], saved["head"]) == (2, 3) and "mean" not in saved  # what the tab showed, 1-based
+
+    win.show_view("head")
+    translate(qtbot, win, "I have no time today")  # translated off the tab: no steps
+    assert win.controller.translation.steps is None
+    with qtbot.waitSignal(win.controller.translation_ready, timeout=TIMEOUT):
+        assert win.lessons.open_lesson(path)
+    assert win.current_view() == "steps" and win.controller.translation.source == "the house is big"
+    assert win.step_view.step() == 3 and win.step_view.layer_head() == (1, 2)
+    assert win.step_view.step_label.text() == f"Step 3 of {win.step_view.n_steps()}"
+    assert warnings == []
+
+
+def test_a_steps_slide_with_the_mean_and_no_step_starts_at_the_first(qtbot, loaded, tmp_path, warnings):
+    win, path = loaded, tmp_path / "mean.json"
+    path.write_text(dump_lesson([Slide("one two three", "steps", "cross", 2, 1, mean=True)]))
+    with qtbot.waitSignal(win.controller.translation_ready, timeout=TIMEOUT):
+        assert win.lessons.open_lesson(path)
+    assert win.current_view() == "steps" and win.step_view.step() == 1
+    assert win.step_view.layer_head() == (1, None)
+    with pytest.raises(LessonError, match="'step' 0 is out of range"):
+        parse_lesson(json.dumps({"format": FORMAT, "version": 1, "slides": [{**GOOD, "view": "steps", "step": 0}]}),
+                     2, 4)
+
+
+def test_saving_a_slide_from_the_menu_asks_for_its_title(qtbot, loaded, tmp_path, warnings, monkeypatch):
+    from PySide6.QtCore import QTimer
+    from PySide6.QtWidgets import QFileDialog
+    win, path = loaded, tmp_path / "titled.json"
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a, **k: (str(path), ""))
+    dialog = win.lessons.title_dialog
+
+    def answer(text, accept=True):
+        def fill():
+            assert dialog.isVisible() and "Title of the slide" in dialog.labelText()
+            dialog.setTextValue(text)
+            dialog.accept() if accept else dialog.reject()
+        QTimer.singleShot(0, fill)
+
+    answer("  Who looks   at whom ")
+    win.save_slide_action.trigger()
+    assert json.loads(path.read_text())["slides"][0]["title"] == "Who looks at whom"
+    assert win.state_label.text() == "Slide 1 saved to titled.json"
+    answer("never saved", accept=False)  # cancelled: no slide
+    win.save_slide_action.trigger()
+    answer("")  # no title: the slide has none
+    win.save_slide_action.trigger()
+    slides = json.loads(path.read_text())["slides"]
+    assert len(slides) == 2 and "title" not in slides[1] and warnings == []
+
+
+def test_pagedown_on_the_last_slide_says_the_lesson_is_over(qtbot, loaded, tmp_path, warnings):
+    win, path = loaded, tmp_path / "two.json"
+    path.write_text(dump_lesson([Slide("one two three", "head", "encoder", 1, 1), Slide("one two three", "grid",
+                                                                                          "cross", 2, 4)]))
+    assert win.lessons.open_lesson(path)
+    qtbot.keyClick(win, Qt.Key.Key_PageDown)
+    assert win.lessons.index() == 1 and "Slide 2 of 2" in win.lessons.caption.text()
+    with qtbot.waitSignal(win.lessons.end_reached, timeout=1000):
+        qtbot.keyClick(win, Qt.Key.Key_PageDown)
+    assert win.lessons.index() == 1 and win.lessons.is_playing()  # still on the last slide
+    assert win.lessons.caption.text().startswith("■ End of the lesson: slide 2 of 2 was the last")
+    assert win.state_label.text() == "End of the lesson: no slide after slide 2"
+    qtbot.keyClick(win, Qt.Key.Key_PageUp)
+    assert win.lessons.index() == 0 and "Slide 1 of 2" in win.lessons.caption.text()

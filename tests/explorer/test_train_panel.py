@@ -13,6 +13,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QMessageBox
 
 from explorer.training.curves import StatsStrip, TrainingCurves, format_duration
@@ -324,3 +325,59 @@ def test_worker_builds_ding_routes_all_gpus_and_reports_failures(tmp_path, monke
     worker.stop()  # before the run has made its control: applied the moment it exists
     worker.run(TrainRequest(cfg.replace(task="reverse")))
     assert calls["stopped"] is True
+
+
+def test_a_refused_start_keeps_the_previous_runs_curves_and_replay(panel, qtbot, tmp_path):
+    from tests.explorer.conftest import make_translation
+    previous = tmp_path / "previous"
+    (previous / "step-00000020").mkdir(parents=True)
+    (previous / "LATEST").write_text("step-00000020")
+    # The previous run, as its records reached the panel.
+    configure(panel, previous)
+    for p in (record("start", step=0, message="started"), record(step=10, loss=3.0), record(step=20, loss=2.0),
+              record("probe", step=20, probe=make_translation("3 1 4")),
+              record("stopped", step=20, checkpoint=str(previous / "step-00000020"))):
+        panel.runner.worker.progress.emit(p)
+    panel.runner.worker.finished.emit()
+    assert panel.curves.series("train")[1].tolist() == [3.0, 2.0] and len(panel.snapshots()) == 1
+    assert panel.latest_checkpoint() == str(previous / "step-00000020") and panel.stats.value("step") == "20 / 100"
+
+    # Start again in the same folder (not resuming): the worker refuses it.
+    assert panel.start()
+    run_until_idle(qtbot, panel)
+    assert "already holds a training run" in panel.error_text() and panel.state_label.text() == "Failed"
+    assert panel.curves.series("train")[1].tolist() == [3.0, 2.0]  # still the previous run's
+    assert len(panel.snapshots()) == 1 and panel.stats.value("step") == "20 / 100"
+    assert panel.latest_checkpoint() == str(previous / "step-00000020") and panel.open_button.isEnabled()
+
+
+def _wheel(widget, notches: int = -3) -> None:
+    """Turn the mouse wheel ``notches`` (negative: towards the user, i.e. scroll down) over ``widget``."""
+    from PySide6.QtCore import QPoint, QPointF
+    from PySide6.QtGui import QWheelEvent
+    from PySide6.QtWidgets import QApplication
+    centre = QPointF(widget.rect().center())
+    event = QWheelEvent(centre, QPointF(widget.mapToGlobal(centre.toPoint())), QPoint(0, 0),
+                        QPoint(0, 120 * notches), Qt.MouseButton.NoButton, Qt.KeyboardModifier.NoModifier,
+                        Qt.ScrollPhase.NoScrollPhase, False)
+    QApplication.sendEvent(widget, event)
+
+
+def test_the_wheel_scrolls_the_form_and_changes_a_field_only_when_it_has_focus(panel, qtbot):
+    panel.resize(900, 420)  # short: the form scrolls
+    panel.show()
+    qtbot.waitExposed(panel)
+    spin, combo, bar = panel.form.batch_spin, panel.form.preset_combo, panel._scroll.verticalScrollBar()
+    assert bar.maximum() > 0
+    spin.setValue(1536)
+    preset = combo.currentIndex()
+    panel.start_button.setFocus()
+    _wheel(spin)
+    _wheel(combo)
+    assert spin.value() == 1536 and combo.currentIndex() == preset  # the fields kept their values
+    assert bar.value() > 0  # and the form scrolled instead
+    assert spin.focusPolicy() == Qt.FocusPolicy.StrongFocus  # a wheel turn does not focus it either
+    spin.setFocus()
+    qtbot.waitUntil(spin.hasFocus)
+    _wheel(spin, notches=1)
+    assert spin.value() == 1536 + 256  # focused: the wheel is the field's

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 from PySide6 import QtGui
 
-from explorer.attention.export import export_csv
+from explorer.attention.export import CSV_CORNER, export_csv
 from explorer.attention.panel import AttentionPanel
 
 
@@ -69,7 +69,7 @@ def test_csv_round_trip(panel, tmp_path, synthetic_maps):
     panel.export_csv(str(path))
     with open(path, newline="", encoding="utf-8") as f:
         rows = list(csv.reader(f))
-    assert rows[0] == ["query\\key", *synthetic_maps.target_tokens]
+    assert rows[0] == [CSV_CORNER["raw"], *synthetic_maps.target_tokens]
     assert [r[0] for r in rows[1:]] == list(synthetic_maps.target_tokens)
     values = np.array([[float(x) for x in r[1:]] for r in rows[1:]], dtype=np.float32)
     np.testing.assert_array_equal(values, synthetic_maps.decoder_self[1, 2])
@@ -80,8 +80,20 @@ def test_csv_quotes_awkward_pieces(tmp_path):
     export_csv(np.eye(2, dtype=np.float32), ['▁"quoted"', "▁a,b"], [",", "\n"], str(path))
     with open(path, newline="", encoding="utf-8") as f:
         rows = list(csv.reader(f))
-    assert rows[0] == ["query\\key", ",", "\n"]
+    assert rows[0] == ["query\\key (raw SentencePiece pieces: ▁ starts a word)", ",", "\n"]
     assert [r[0] for r in rows[1:]] == ['▁"quoted"', "▁a,b"]
+
+
+def test_csv_headed_by_the_pieces_the_window_shows_says_so(tmp_path):
+    path = tmp_path / "shown.csv"
+    export_csv(np.eye(3, dtype=np.float32), ["▁The", "▁wea", "ther"], ["<s>", "▁", "苹果"], str(path), pieces="shown")
+    with open(path, newline="", encoding="utf-8") as f:
+        rows = list(csv.reader(f))
+    assert rows[0] == ["query\\key (pieces as the window shows them: · continues a word)", "<s>", "␣", "苹果"]
+    assert [r[0] for r in rows[1:]] == ["The", "wea", "·ther"]
+    assert [float(x) for x in rows[3][1:]] == [0.0, 0.0, 1.0]
+    with pytest.raises(ValueError, match="unknown pieces 'pretty'"):
+        export_csv(np.eye(1), ["a"], ["b"], str(path), pieces="pretty")
 
 
 def test_exports_need_maps(qtbot, tmp_path):

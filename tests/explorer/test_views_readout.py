@@ -181,3 +181,17 @@ def test_positional_encoding_legend_leaves_the_plot_free(qtbot):
     assert legend.height() < 0.15 * view.height()
     # The plots fit the canvas: nothing is pushed past its right edge.
     assert view.canvas.ci.geometry().width() <= view.canvas.viewport().width() + 1
+
+
+def test_the_panels_csv_dialog_offers_the_pieces_as_shown(panel, monkeypatch, tmp_path):
+    offered = []
+
+    def fake_dialog(parent, title, start, filters):
+        offered.append(filters.split(";;"))
+        return str(tmp_path / "shown.csv"), offered[-1][1]
+
+    monkeypatch.setattr(QtWidgets.QFileDialog, "getSaveFileName", fake_dialog)
+    panel.export_dialog("csv")
+    assert offered[0] == ["CSV table, raw pieces (*.csv)", "CSV table, pieces as shown (*.csv)"]
+    header = (tmp_path / "shown.csv").read_text(encoding="utf-8").splitlines()[0]
+    assert header.startswith("query\\key (pieces as the window shows them")

@@ -96,14 +96,33 @@ def test_bad_model_folder_shows_error_and_keeps_the_model(qtbot, loaded, fake_mo
 
 def test_translate_errors_are_shown_inline_not_in_a_dialog(qtbot, loaded, critical):
     win = loaded
-    with qtbot.waitSignal(win.controller.error, timeout=TIMEOUT):
-        win.translate("   ", 1)
-    assert win.translate_panel.error_label.text() == "Type a sentence to translate."
+    assert win.timing_label.text().startswith("translated in")
     with qtbot.waitSignal(win.controller.error, timeout=TIMEOUT):
         win.translate("boom", 1)
     assert win.translate_panel.error_label.text() == "Unexpected error: RuntimeError: kaboom"
     assert critical == []
     assert win.translate_panel.translation_text() == ""  # the old one no longer matches the sentence
+    assert win.timing_label.text() == ""  # nor does its time
+    win.controller.error.emit("translate", "the sentence is too long (9000 characters; at most 2000); split it")
+    assert win.translate_panel.error_label.text().startswith("The sentence is too long (9000")
+    assert win.state_label.text().startswith("The sentence is too long")
+
+
+def test_empty_input_keeps_the_translation_and_views_on_screen(qtbot, loaded):
+    win = loaded
+    translation, text = win.controller.translation, win.translate_panel.translation_text()
+    timing = win.timing_label.text()
+    assert text and timing.startswith("translated in") and win.attention_panel.heatmap.row_labels()
+    rows = win.attention_panel.heatmap.row_labels()
+    with qtbot.assertNotEmitted(win.controller.error, wait=300):
+        with qtbot.assertNotEmitted(win.controller.translation_ready, wait=300):
+            win.translate_panel.set_text("  \n ")
+            win.translate_panel.request_translation()
+    assert win.translate_panel.error_label.text() == "Type a sentence to translate: the text is empty"
+    assert win.translate_panel.error_label.isVisibleTo(win.translate_panel)
+    assert win.translate_panel.translation_text() == text and win.controller.translation is translation
+    assert win.attention_panel.heatmap.row_labels() == rows and win.timing_label.text() == timing
+    assert win.state_label.text() == "Type a sentence to translate: the text is empty"
 
 
 def test_zoom_shortcuts_scale_the_application_font(qtbot, window):
@@ -197,6 +216,7 @@ def test_export_menu_writes_the_chosen_formats(qtbot, loaded, monkeypatch, tmp_p
         (str(tmp_path / "view"), "SVG image (*.svg)"),  # a bare name takes the chosen filter's suffix
         (str(tmp_path / "maps.npz"), "NumPy archive (*.npz)"),
         (str(tmp_path / "head.csv"), "NumPy archive (*.npz)"),  # a typed suffix wins over the filter
+        (str(tmp_path / "shown"), "CSV of the shown matrix, pieces as shown (*.csv)"),
     ])
     monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *args, **kw: next(answers))
     loaded.export_view_action.trigger()
@@ -204,8 +224,13 @@ def test_export_menu_writes_the_chosen_formats(qtbot, loaded, monkeypatch, tmp_p
     loaded.export_data_action.trigger()
     assert (tmp_path / "view.svg").read_text().lstrip().startswith("<")
     assert np.load(tmp_path / "maps.npz").files
-    assert (tmp_path / "head.csv").stat().st_size > 0
     assert loaded.state_label.text() == f"Saved {tmp_path / 'head.csv'}"
+    raw = (tmp_path / "head.csv").read_text(encoding="utf-8").splitlines()[0]
+    assert raw.startswith("query\\key (raw SentencePiece pieces")  # a filter not for CSV: the raw pieces
+    loaded.export_data_action.trigger()
+    header = (tmp_path / "shown.csv").read_text(encoding="utf-8").splitlines()[0].split(",")
+    assert header[0] == "query\\key (pieces as the window shows them: · continues a word)"
+    assert header[1:] == loaded.attention_panel.heatmap.col_labels()  # the pieces on the map's axis
 
 
 def test_window_has_the_app_icon(window):

@@ -90,3 +90,27 @@ def test_the_chinese_window_starts_on_english_to_chinese(tmp_path, monkeypatch, 
     assert rc == 0 and chosen == [str(ZH.path)]
     image = QImage(str(out))
     assert (image.width(), image.height()) == (1024, 768) and _dark(image) > 200
+
+
+def test_the_lines_view_labels_the_chinese_pieces(qtbot):
+    win = open_real_window(qtbot, ZH.path, "I love apples.", size=(1024, 768))
+    win.attention_panel.set_state("cross", 3, 0, True)
+    win.show_view("lines")
+    queries, keys = win.attention_panel.lines.labels()
+    assert queries == ["<s>", "我", "爱", "苹果", "。"]  # the decoder's input: each step reads the last piece
+    assert any("apple" in k for k in keys) and not any("\u4e00" <= c <= "\u9fff" for k in keys for c in k)
+
+
+def test_the_chinese_sample_lesson_shows_the_step_that_writes_apples(qtbot, tmp_path):
+    from pathlib import Path
+    lesson = Path(__file__).resolve().parents[2] / "docs" / "lessons" / "我爱苹果.json"
+    win = open_real_window(qtbot, ZH.path, "I love apples.", size=(1024, 768))
+    with qtbot.waitSignal(win.lessons.slide_shown, timeout=REAL_TIMEOUT):
+        assert win.lessons.open_lesson(lesson)
+    with qtbot.waitSignal(win.controller.translation_ready, timeout=REAL_TIMEOUT):
+        win.lessons.go(3)  # the Step tab translates again, with the search step by step
+    view = win.step_view
+    assert win.current_view() == "steps" and view.step() == 3 and view.layer_head() == (3, 2)
+    assert view.translation().steps.chosen[2] == "苹果"
+    assert "[苹果]" in view.so_far.text() and view.step_label.text() == "Step 3 of 5"
+    win.lessons.stop()

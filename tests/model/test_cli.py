@@ -31,7 +31,10 @@ def test_train_writes_checkpoints(trained_run, capsys):
     assert (run / "LATEST").read_text().strip() == "step-00000030"
     assert {p.name for p in (run / "step-00000030").iterdir()} >= {"config.json", "model.safetensors",
                                                                     "spm.model", "train_state.pt"}
-    rows = [json.loads(x) for x in (run / "log.jsonl").read_text().splitlines()]
+    def refuse(word):  # strict JSON (issue 31): no bare NaN / Infinity
+        raise ValueError(f"log.jsonl is not strict JSON: {word}")
+    rows = [json.loads(x, parse_constant=refuse) for x in (run / "log.jsonl").read_text().splitlines()]
+    assert any(r["loss"] is None for r in rows)  # the first records' loss, before a window closes
     assert [r["event"] for r in rows if r["event"] == "valid"] == ["valid", "valid"]
 
 
