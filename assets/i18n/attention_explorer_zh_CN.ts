@@ -1854,6 +1854,8 @@ or train a new model on a parallel corpus.</source>
     <message>
       <source>mean log P {value:.2f}</source>
       <translation>平均 log P {value:.2f}</translation>
+    </message>
+    <message>
       <source>never seen in training</source>
       <translation>训练中从未见过</translation>
     </message>
