@@ -145,8 +145,9 @@ def test_every_attention_map_equals_output_attentions(real_shape, loaded, beam):
     for text in (SENTENCES[1], SENTENCES[3]):
         maps = translate(loaded, text, beam_size=beam).attention
         src = hf_tok(text)["input_ids"]
-        tgt = [vocab[p] for p in maps.target_tokens]  # the start + the output but its last piece
-        assert tgt[0] == loaded.config.bos_id and len(src) == len(maps.source_tokens)
+        assert maps.target_tokens[0] == "<s>"  # the start, though its id is <pad>'s
+        tgt = [loaded.config.bos_id] + [vocab[p] for p in maps.target_tokens[1:]]  # + the output but its last piece
+        assert len(src) == len(maps.source_tokens)
         out = _forward(hf, src, tgt)
         for ours, theirs in ((maps.encoder_self, out.encoder_attentions), (maps.decoder_self, out.decoder_attentions),
                              (maps.cross, out.cross_attentions)):
