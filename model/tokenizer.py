@@ -34,6 +34,7 @@ class Tokenizer:
     """Thin wrapper around a SentencePiece processor with this project's special ids."""
 
     pad_id, unk_id, bos_id, eos_id = PAD_ID, UNK_ID, BOS_ID, EOS_ID
+    start_piece = "<s>"  # the label of the decoder's first input, bos_id
     # The language the model writes, when known ("zh"): decoding then restores Chinese punctuation that
     # SentencePiece's NFKC folded into ASCII (model.languages.fullwidth_punctuation). Set by the loader.
     target_lang: str | None = None

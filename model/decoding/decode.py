@@ -235,7 +235,7 @@ def _translate(loaded: LoadedModel, text: str, beam_size: int, capture_attention
         for kind, layer, head in removed:  # a removed head's weights never reach the output: show none
             {"encoder": enc, "decoder": dec, "cross": cross}[kind][layer, head] = 0.0
         maps = AttentionMaps(enc, dec, cross, tuple(tok.pieces(ids)),
-                             tuple(tok.pieces([bos] + generated[:-1])), tuple(tok.pieces(generated)),
+                             (tok.start_piece, *tok.pieces(generated[:-1])), tuple(tok.pieces(generated)),
                              removed=removed)
     vectors = None
     if capture_vectors and not head_masks:

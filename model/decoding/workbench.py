@@ -28,13 +28,13 @@ MAX_EXTRA = 50  # as decode.translate: output up to the source length + 50 piece
 def force_decode(loaded: LoadedModel, src_ids: list[int], generated: list[int],
                  masks: dict[str, torch.Tensor] | None = None) -> AttentionMaps:
     """The maps of ``loaded`` reading ``src_ids`` (with </s>) and writing ``generated`` (with its </s>)."""
-    tok, bos = loaded.tokenizer, loaded.config.bos_id
+    tok = loaded.tokenizer
     src = torch.tensor([src_ids], dtype=torch.long, device=loaded.device)
     enc, dec, cross = capture(loaded.model, src, generated, masks)
     removed = removed_of(masks)
     for kind, layer, head in removed:  # as decode.translate: a removed head's map holds no weights
         {"encoder": enc, "decoder": dec, "cross": cross}[kind][layer, head] = 0.0
-    return AttentionMaps(enc, dec, cross, tuple(tok.pieces(src_ids)), tuple(tok.pieces([bos] + generated[:-1])),
+    return AttentionMaps(enc, dec, cross, tuple(tok.pieces(src_ids)), (tok.start_piece, *tok.pieces(generated[:-1])),
                          tuple(tok.pieces(generated)), removed=removed)
 
 

@@ -52,6 +52,9 @@ class MarianTokenizer:
     """
 
     kind = "marian"
+    # The decoder's first input is the pad id, but the views should call it the start, as for our own
+    # models, not <pad> (which elsewhere means "no token here").
+    start_piece = "<s>"
 
     def __init__(self, source: bytes, target: bytes, vocab: bytes, vocab_size: int, pad_id: int,
                  eos_id: int) -> None:

@@ -69,7 +69,7 @@ def test_imported_marian_model_in_every_view(qtbot, window, marian_model, tmp_pa
     assert "sines, then cosines" in win.pe_view.pe_title()
     np.testing.assert_array_equal(win.pe_view.pe_array(), sinusoidal_pe(win.pe_view.pe_array().shape[0], 32, "halves"))
     maps = tr.attention
-    assert maps.target_tokens[0] == "<pad>" and maps.source_tokens[-1] == "</s>"  # Marian's start and end
+    assert maps.target_tokens[0] == "<s>" and maps.source_tokens[-1] == "</s>"  # Marian's start and end
     for kind in ("encoder", "decoder", "cross"):
         for layer in range(maps.n_layers):
             win.attention_panel.set_state(kind, layer, maps.n_heads - 1)

@@ -116,8 +116,9 @@ def test_captured_attention_equals_output_attentions(marian, hf_tok, beam):
         maps = tr.attention
         src = _ids(hf_tok, text)
         vocab = json.loads((st / "vocab.json").read_text(encoding="utf-8"))
-        tgt = [vocab[p] for p in maps.target_tokens]  # <pad> (the start) + the output but its last piece
-        assert tgt[0] == loaded.config.bos_id and len(src) == len(maps.source_tokens)
+        assert maps.target_tokens[0] == "<s>"  # the start, labelled as such though its id is the pad id
+        tgt = [loaded.config.bos_id] + [vocab[p] for p in maps.target_tokens[1:]]  # + the output but its last piece
+        assert len(src) == len(maps.source_tokens)
         out = _hf_logits(hf, src, tgt)
         for ours, theirs in ((maps.encoder_self, out.encoder_attentions), (maps.decoder_self, out.decoder_attentions),
                              (maps.cross, out.cross_attentions)):
