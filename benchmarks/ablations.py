@@ -57,12 +57,12 @@ def train_argv(v: Variant, data: Path, run: Path, steps: int, arch: str, amp: bo
     cli = [sys.executable, "-m", "model.cli", "train"]
     tail = ["--max-steps", str(steps), "--checkpoint-every", "500", "--keep", "2", "--threads", "1"]
     tail += ["--cpu-amp"] if amp else []
-    if (run / "LATEST").is_file():  # interrupted: carry on with the saved settings
-        return cli + ["--resume", str(run)] + tail
-    return cli + ["--src", str(data / "train.en"), "--tgt", str(data / "train.de"),
-                  "--valid-src", str(data / "valid.en"), "--valid-tgt", str(data / "valid.de"),
-                  "--out", str(run), "--valid-every", str(steps)] + shlex.split(arch) + shlex.split(RECIPE) \
-        + list(v.flags) + tail
+    corpus = ["--src", str(data / "train.en"), "--tgt", str(data / "train.de"),
+              "--valid-src", str(data / "valid.en"), "--valid-tgt", str(data / "valid.de")]
+    if (run / "LATEST").is_file():  # interrupted: carry on with the saved settings, on the corpus named again
+        return cli + ["--resume", str(run)] + corpus + tail  # (a resume reads only the files it is given)
+    return cli + corpus + ["--out", str(run), "--valid-every", str(steps)] + shlex.split(arch) \
+        + shlex.split(RECIPE) + list(v.flags) + tail
 
 
 def finished(run: Path, steps: int) -> bool:

@@ -133,6 +133,7 @@ class TrainForm(QtWidgets.QWidget):
             spin.valueChanged.connect(lambda _v: self.validate_model())
         self.dropout_spin.valueChanged.connect(lambda _v: self.validate_model())
         self.out_field.edit.textChanged.connect(self._on_out_changed)
+        self.resume_field.edited.connect(self._on_resume_chosen)
         self.src_field.edited.connect(self._refresh_out)
         self.tsv_field.edited.connect(self._refresh_out)
         self.device_combo.activated.connect(lambda _i: setattr(self, "_devices_touched", True))
@@ -249,6 +250,31 @@ class TrainForm(QtWidgets.QWidget):
         return TrainRequest(cfg, resume=resume, n_gpus=n_gpus, ding_reverse=ding)
 
     # ------------------------------------------------------------------------------------ internals
+    def _on_resume_chosen(self) -> None:
+        """Show the chosen run's corpus in the corpus fields: a resumed run reads only files it is given
+        (model.training.run.check_saved_corpora), so the form names them, where the user can see and change
+        them, instead of the run's train_config.json naming them unseen."""
+        from model.safe_json import read_json
+
+        folder = Path(self.resume_field.path()).expanduser()
+        latest = folder / "LATEST"
+        try:
+            step = folder / latest.read_text(encoding="utf-8").strip() if latest.is_file() else folder
+            saved = read_json(step / "train_config.json", UserError, max_bytes=1 << 20)
+        except (OSError, UserError, ValueError):
+            return  # no run settings there: the fields stay as they are, and Start says what is missing
+        if not isinstance(saved, dict):
+            return
+        kind = "tsv" if saved.get("tsv") else "files" if saved.get("src") and saved.get("tgt") else None
+        if kind is None:
+            return
+        self.corpus_combo.setCurrentIndex(self.corpus_combo.findData(kind))
+        if kind == "tsv":
+            self.tsv_field.set_path(str(saved["tsv"]))
+        else:
+            self.src_field.set_path(str(saved["src"]))
+            self.tgt_field.set_path(str(saved["tgt"]))
+
     def _model_config(self):
         return PRESETS[self.preset_combo.currentText()].replace(
             vocab_size=self.vocab_spin.value(), n_layers=self.layers_spin.value(),

@@ -62,7 +62,7 @@ def check_saved_corpora(cfg: TrainConfig, named: set[str], checkpoint: Path) -> 
             continue
         path = Path(value).expanduser().resolve()
         if not path.is_relative_to(run):
-            raise UserError(f"{run / TRAIN_CONFIG} names {value} as its {option[2:]} corpus, outside the run "
+            raise UserError(f"{checkpoint / TRAIN_CONFIG} names {value} as its {option[2:]} corpus, outside the run "
                             f"folder {run}: a resumed run reads only files you name, so give it again "
                             f"({option} {value}) to continue on it")
 
