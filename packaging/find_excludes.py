@@ -127,10 +127,23 @@ def main() -> int:
             excludes.append(top)  # a whole library the app never imports (jinja2, OpenGL, scipy, ...)
         elif p.is_dir():
             excludes += unused_subtrees(top, p, loaded)
+    # An entry for a package this environment lacks (IPython, boto3 on another developer's machine) is
+    # kept from the previous list: it is still right where that package is installed.
+    import importlib.util  # noqa: PLC0415
+
+    def installed(name: str) -> bool:
+        try:
+            return importlib.util.find_spec(name.split(".")[0]) is not None
+        except (ImportError, ValueError):
+            return False
+
+    previous = OUT.read_text(encoding="utf-8").splitlines()[1:] if OUT.is_file() else []
+    excludes = sorted(set(excludes) | {e for e in previous if e and not e.startswith("#") and not installed(e)})
     import torch  # noqa: PLC0415 - only for the header: the list belongs to this torch
 
     header = (f"# Written by packaging/find_excludes.py for torch {torch.__version__}, Python "
-              f"{sys.version.split()[0]}: modules no run of the app imported. Regenerate after upgrades.\n")
+              f"{sys.version.split()[0]}: modules no run of the app imported (and the previous list's entries for "
+              "packages not installed here). Regenerate after upgrades.\n")
     OUT.write_text(header + "\n".join(sorted(excludes)) + "\n", encoding="utf-8")
     print(f"{len(excludes)} excludes ({len(loaded)} modules loaded) -> {OUT.relative_to(ROOT)}")
     return 0
