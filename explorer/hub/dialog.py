@@ -31,6 +31,7 @@ from explorer.ui.i18n import N_, tr, translate
 from model.hub.cache import cache_dir, cached_snapshot, parse_repo
 from model.hub.catalogue import BASE_SIZE_MB, CATALOGUE, HubModel
 from model.hub.progress import Rate, fmt_bytes
+from model.languages import language_name
 
 COLUMNS = (N_("Languages"), N_("Model"), N_("Test BLEU"), N_("Licence"), N_("Size"))
 
@@ -93,7 +94,7 @@ class GetModelDialog(QDialog):
         if app is not None:
             app.aboutToQuit.connect(self.shutdown)
         self.table.selectRow(0)
-        self.resize(760, 460)
+        self.resize(860, 460)
 
     # -- the list ---------------------------------------------------------------------------------
 
@@ -101,7 +102,8 @@ class GetModelDialog(QDialog):
         for row, m in enumerate(CATALOGUE):
             here = cached_snapshot(m.repo_id) is not None
             size = tr("downloaded") if here else f"≈ {BASE_SIZE_MB} MB"
-            cells = (m.label, m.repo_id, f"{m.bleu:.1f}", m.licence or tr("see the model card"), size)
+            pair = f"{translate(language_name(m.source))} → {translate(language_name(m.target))}"
+            cells = (pair, m.repo_id, f"{m.bleu:.1f}", m.licence or tr("see the model card"), size)
             for col, text in enumerate(cells):
                 item = QTableWidgetItem(text)
                 item.setData(Qt.ItemDataRole.UserRole, m.repo_id)

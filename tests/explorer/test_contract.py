@@ -39,7 +39,8 @@ VIEW_MODEL_IMPORTS = {"model.records", "model.analysis.walkthrough", "model.rese
 # model.hub.cache / catalogue / progress: which Hub models are downloaded, the curated list, bytes and time
 # left in words; standard library only at import (huggingface_hub is imported by the download worker)
 GUI_MODEL_IMPORTS = {"model.records", "model.choices", "model.research_records", "model.files", "model.builtin",
-                     "model.safe_json", "model.hub.cache", "model.hub.catalogue", "model.hub.progress"}
+                     "model.safe_json", "model.hub.cache", "model.hub.catalogue", "model.hub.progress",
+                     "model.languages"}
 
 
 def explorer_modules() -> dict[str, Path]:
