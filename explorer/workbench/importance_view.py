@@ -15,11 +15,13 @@ import pyqtgraph as pg
 from PySide6 import QtWidgets
 
 from explorer.ui.colormaps import DEFAULT_COLORMAP
-from explorer.ui.i18n import tr
+from explorer.ui.i18n import N_, tr, translate
 from explorer.workbench.run_bar import RunBar
 from explorer.workbench.value_grid import GRID_TITLES, ValueGrid
 from model.records import KINDS
 from model.research_records import Importance
+
+HINT = N_("Run to score every head: each is removed alone and the test set translated again (greedy).")
 
 CURVE_PEN = "#1f5fbf"
 
@@ -32,8 +34,7 @@ class ImportanceView(QtWidgets.QWidget):
         self.result: Importance | None = None
         self.shape = (0, 0)  # (layers, heads) of the model the result belongs to
         self.run_bar = RunBar(needs_reference=True)
-        self.summary = QtWidgets.QLabel("Run to score every head: each is removed alone and the test set "
-                                        "translated again (greedy).")
+        self.summary = QtWidgets.QLabel(HINT)
         self.summary.setWordWrap(True)
         self.export_button = QtWidgets.QPushButton("Export…")
         self.export_button.setEnabled(False)
@@ -71,12 +72,14 @@ class ImportanceView(QtWidgets.QWidget):
         worst = max(result.heads, key=lambda h: result.bleu - h.bleu)
         self.summary.setText(tr(
             "Full model: BLEU {bleu:.1f}, chrF {chrf:.1f} on {n} sentences{cached}. Cells: BLEU lost without the "
-            "head; most important {head} (−{drop:.1f}).", bleu=result.bleu, chrf=result.chrf, n=result.sentences,
+            "head; most important {head}, {drop:.1f} lost.", bleu=result.bleu, chrf=result.chrf, n=result.sentences,
             cached=tr(" (from the cache)") if result.cached else "", head=worst.head, drop=result.bleu - worst.bleu))
         self.export_button.setEnabled(True)
 
     def clear(self) -> None:
+        """No result (another model): the grids, the curve and the summary go back to the start."""
         self.result = None
+        self.summary.setText(translate(HINT))
         for g in self.grids.values():
             g.clear()
         self.curve.setData([], [])

@@ -79,6 +79,9 @@ def test_importance_grid_fills_from_a_run_and_exports(qtbot, bench, files, tiny_
     top = grid.colors()[layer, head]
     assert (pixel.red(), pixel.green(), pixel.blue()) == tuple(int(c) for c in top[:3])
     assert grid.levels[1] == pytest.approx(headless.bleu - worst.bleu)
+    # the summary names the same positive number the cell shows (#31 item 15: it said "(−7.2)" by a "7.2")
+    assert f"most important {worst.head}, {headless.bleu - worst.bleu:.1f} lost" in view.summary.text()
+    assert "−" not in view.summary.text()
     x, y = view.curve_points()
     assert list(y) == [headless.bleu] + [h.bleu for h in headless.curve] and len(x) == n + 1
     # Exports: CSV rows and JSON equal the result.
@@ -115,6 +118,9 @@ def test_cancel_stops_within_a_second(qtbot, bench, tmp_path):
     qtbot.waitUntil(lambda: bar.run_button.isEnabled())
     assert bar.message.text() == "Cancelled." and bench.importance_view.result is None
     assert not any((tmp_path / "cache").glob("*.json"))  # a cancelled run stores nothing
+    # another model (or the same one reopened): the old run's "Cancelled." and summary go (#31 item 15)
+    bench.set_model(make_info(str(tmp_path / "other-model"), n_layers=2, n_heads=4))
+    assert bar.message.text() == "" and bench.importance_view.summary.text().startswith("Run to score every head")
 
 
 def test_stats_table_sorts_and_exports_the_headless_numbers(qtbot, bench, files, tiny_model_dir, tmp_path):
