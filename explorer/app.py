@@ -79,7 +79,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--layer", type=_positive, metavar="N", help="layer to show, from 1")
     parser.add_argument("--head", type=_positive, metavar="N", help="head to show, from 1")
     parser.add_argument("--size", type=_size, default=None, metavar="WxH",
-                        help="window size (default 1600x1000, or the screen's free area if smaller)")
+                        help="window size (default 1600x1000, or the screen's free area less the frame, if smaller)")
     parser.add_argument("--font-scale", type=float, default=1.0, metavar="F",
                         help="scale all fonts, e.g. 1.5 for a large room")
     parser.add_argument("--lang", choices=LANGUAGE_CODES, default=None,

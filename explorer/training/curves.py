@@ -24,6 +24,11 @@ VALID_PEN = "#d9480f"  # orange: tells apart from blue also for the common colou
 LR_PEN = "#2b8a3e"
 BLEU_PEN = "#862e9c"
 STACK_BELOW_PX = 560  # narrower than this, the three plots go one above the other
+# Each plot's least height: below it the title and the step axis leave no room for the curve (on a
+# 1024 x 768 screen a started run squeezed the three stacked plots into ~20-px strips). The panel
+# scrolls the column instead (explorer/training/panel.py).
+MIN_PLOT_PX = 120
+PLOT_GAP_PX = 12  # the layout's spacing and margins around each plot, so each keeps MIN_PLOT_PX
 STATS = ("step", "loss", "valid", "bleu", "speed", "elapsed", "eta", "memory")
 STAT_TITLES = {"step": "Step", "loss": "Train loss", "valid": "Valid loss", "bleu": "Valid BLEU",
                "speed": "Tokens/s", "elapsed": "Elapsed", "eta": "ETA", "memory": "GPU memory"}
@@ -126,6 +131,7 @@ class TrainingCurves(QtWidgets.QWidget):
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.canvas)
         self._apply_palette()
+        self._fit_minimum()
         self.clear()
 
     def _plot(self, col: int, title: str) -> pg.PlotItem:
@@ -204,6 +210,11 @@ class TrainingCurves(QtWidgets.QWidget):
         for i in range(3):  # the loss keeps twice the room either way
             grid.setRowStretchFactor(i, (2 if i == 0 else 1) if stacked else (1 if i == 0 else 0))
             grid.setColumnStretchFactor(i, 1 if stacked else (2 if i == 0 else 1))
+        self._fit_minimum()
+
+    def _fit_minimum(self) -> None:
+        rows = 3 if self._stacked else 1
+        self.setMinimumHeight(rows * (MIN_PLOT_PX + PLOT_GAP_PX))
 
     def _append(self, name: str, step: int, value: float) -> None:
         if value is None or not math.isfinite(value):

@@ -112,9 +112,12 @@ class TrainPanel(QtWidgets.QWidget):
         right_layout.addWidget(self.error_label)
         right_layout.addWidget(self.stats)
         right_layout.addWidget(self.curves, 1)
+        # The numbers and curves scroll rather than shrink: the curves keep a readable minimum height
+        # (curves.MIN_PLOT_PX) when a started run hands most of the tab's height to the probe's maps.
+        self.curves_scroll = ColumnScrollArea(right)
         top = QtWidgets.QSplitter(QtCore.Qt.Orientation.Horizontal)
         top.addWidget(left)
-        top.addWidget(right)
+        top.addWidget(self.curves_scroll)
         top.setStretchFactor(0, 0)
         top.setStretchFactor(1, 1)
 

@@ -21,12 +21,20 @@ DEFAULT_SIZE = QSize(1600, 1000)
 MIN_SIZE = QSize(640, 480)
 
 
-def fit_size(wanted: QSize, available) -> QSize:
-    """``wanted`` shrunk to fit the screen's available geometry (never below MIN_SIZE)."""
+# What a window manager adds around the client area: a title bar and thin borders. The size Qt sets
+# is the client area's, so a window as tall as the screen's free area pushed its status bar below the
+# screen's edge by the title bar's height. Before the first show the real frame is not known yet.
+FRAME_ALLOWANCE = QSize(16, 40)
+
+
+def fit_size(wanted: QSize, available, frame: QSize = FRAME_ALLOWANCE) -> QSize:
+    """``wanted`` shrunk so that it and its window ``frame`` fit the screen's available geometry
+    (never below MIN_SIZE)."""
     if available is None or available.isEmpty():
         return QSize(wanted)
-    return QSize(max(MIN_SIZE.width(), min(wanted.width(), available.width())),
-                 max(MIN_SIZE.height(), min(wanted.height(), available.height())))
+    room = QSize(available.width() - frame.width(), available.height() - frame.height())
+    return QSize(max(MIN_SIZE.width(), min(wanted.width(), room.width())),
+                 max(MIN_SIZE.height(), min(wanted.height(), room.height())))
 
 
 class WindowDisplay:
@@ -40,10 +48,15 @@ class WindowDisplay:
         return False
 
     def fit_to_screen(self, size: QSize = DEFAULT_SIZE) -> QSize:
-        """Resize to ``size``, shrunk to the available area of the window's screen (a 1024 × 768
-        projector gets 1024 × 768 at most, so no control starts off-screen); returns the size."""
+        """Resize to ``size``, shrunk so the window *with its frame* fits the available area of its
+        screen (a 1024 × 768 projector gets at most 1008 × 728, so no control, the status bar
+        included, starts off-screen); returns the client size."""
         screen = self.screen() or QApplication.primaryScreen()
-        fitted = fit_size(size, screen.availableGeometry() if screen is not None else None)
+        # Once shown, the window manager's frame is known, but it may not be whole yet (offscreen
+        # reports 4-px borders and no title bar; so do some managers before they decorate): leave
+        # room for the larger of it and the allowance, so a tall HiDPI title bar is honoured too.
+        frame = (self.frameGeometry().size() - self.geometry().size()).expandedTo(FRAME_ALLOWANCE)
+        fitted = fit_size(size, screen.availableGeometry() if screen is not None else None, frame)
         self.resize(fitted)
         return fitted
 

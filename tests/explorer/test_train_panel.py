@@ -381,3 +381,22 @@ def test_the_wheel_scrolls_the_form_and_changes_a_field_only_when_it_has_focus(p
     qtbot.waitUntil(spin.hasFocus)
     _wheel(spin, notches=1)
     assert spin.value() == 1536 + 256  # focused: the wheel is the field's
+
+
+def test_a_started_run_keeps_readable_curves_and_maps_on_a_1024_screen(window, qtbot):
+    from tests.explorer.conftest import make_translation
+    window.resize(1024, 768)
+    qtbot.waitUntil(lambda: window.size().height() == 768)
+    assert window.show_tab("Train")
+    panel = window.train_panel
+    # A run's first records, as the worker sends them: the first probe shows the maps and hands them
+    # most of the tab's height (TrainPanel._add_snapshot), which squeezed the curves to ~20-px strips.
+    for p in (record("start", step=0, message="started"), record(step=10, loss=3.0),
+              record("probe", step=10, probe=make_translation("3 1 4 1 5 9 2 6"))):
+        panel.runner.worker.progress.emit(p)
+    assert panel.attention.isVisible()
+    curves = panel.curves
+    for plot in (curves.loss_plot, curves.lr_plot, curves.bleu_plot):
+        qtbot.waitUntil(lambda plot=plot: plot.size().height() >= 120)
+    # The maps keep their own minimum (the attention panel's), so a longer probe's cells stay readable.
+    assert panel.attention.height() >= 300

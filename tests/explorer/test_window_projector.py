@@ -39,12 +39,24 @@ def test_model_info_menu_hides_and_shows_the_panel(window):
     assert window.info_action.isChecked() and not window.info_panel.isHidden()
 
 
-def test_window_starts_inside_the_available_screen(window, monkeypatch):
-    assert fit_size(QSize(1600, 1000), QRect(0, 0, 1024, 740)) == QSize(1024, 740)
-    assert fit_size(QSize(1600, 1000), QRect(0, 0, 2560, 1440)) == QSize(1600, 1000)
-    monkeypatch.setattr(QScreen, "availableGeometry", lambda self: QRect(0, 0, 1024, 768))
-    assert window.fit_to_screen(QSize(1600, 1000)) == PROJECTOR
-    assert window.size() == PROJECTOR
+def test_window_starts_inside_the_available_screen_with_its_title_bar(window, monkeypatch):
+    projector = QRect(0, 0, 1024, 768)
+    # The size set is the client area's: the window manager's title bar and borders come on top, so a
+    # client as tall as the free area pushed the status bar off the bottom of the screen.
+    fitted = fit_size(QSize(1600, 1000), projector)
+    assert fitted.height() <= projector.height() - 30 and fitted.width() < projector.width()
+    assert fit_size(QSize(1600, 1000), QRect(0, 0, 2560, 1440)) == QSize(1600, 1000)  # room to spare
+    assert fit_size(QSize(1600, 1000), projector, frame=QSize(8, 34)) == QSize(1016, 734)
+
+    monkeypatch.setattr(QScreen, "availableGeometry", lambda self: projector)
+    # Offscreen the frame is thin borders only: the allowance stands in for the title bar.
+    fitted = window.fit_to_screen(QSize(1600, 1000))
+    assert window.size() == fitted and fitted.height() <= projector.height() - 30
+    # A window manager's taller frame (4-px borders, a 60-px HiDPI title bar) is left for in full;
+    # its thin sides still get the allowance's width.
+    monkeypatch.setattr(MainWindow, "frameGeometry", lambda self: self.geometry().adjusted(-4, -60, 4, 4))
+    assert window.fit_to_screen(QSize(1600, 1000)) == QSize(1008, 704)
+    assert window.size() == QSize(1008, 704)
 
 
 def test_no_growth_past_a_projector_on_zoom_or_tab_change(qtbot, loaded):
