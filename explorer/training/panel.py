@@ -156,8 +156,9 @@ class TrainPanel(QtWidgets.QWidget):
         # The previous run's curves, replay and checkpoint stay until this run reports: a start the
         # worker refuses (the folder holds a run, a corpus is missing) must not wipe them.
         self._pending = (request.config.out_dir, request.config.probe_sentence)
-        self.log(tr("Starting a run in {out}, resuming {run}", out=str(self._out_dir), run=str(request.resume))
-                 if request.resume else tr("Starting a run in {out}", out=str(self._out_dir)))
+        out = request.config.out_dir  # not self._out_dir: that is still the previous run's until this one reports
+        self.log(tr("Starting a run in {out}, resuming {run}", out=str(out), run=str(request.resume))
+                 if request.resume else tr("Starting a run in {out}", out=str(out)))
         self.runner.start(request)
         self._set_state("preparing")
         self.side_tabs.setCurrentWidget(self.log_list)  # the form is locked while it runs; show events

@@ -349,6 +349,14 @@ def test_a_refused_start_keeps_the_previous_runs_curves_and_replay(panel, qtbot,
     assert panel.curves.series("train")[1].tolist() == [3.0, 2.0]  # still the previous run's
     assert len(panel.snapshots()) == 1 and panel.stats.value("step") == "20 / 100"
     assert panel.latest_checkpoint() == str(previous / "step-00000020") and panel.open_button.isEnabled()
+    # A start in another folder says that folder, not the previous run's (it is refused there too)
+    other = tmp_path / "other"
+    (other / "step-00000005").mkdir(parents=True)
+    (other / "LATEST").write_text("step-00000005")
+    configure(panel, other)
+    assert panel.start()
+    assert panel.log_lines()[-1].endswith(f"Starting a run in {other}")
+    run_until_idle(qtbot, panel)
 
 
 def _wheel(widget, notches: int = -3) -> None:
