@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import time
 
-from PySide6.QtCore import QCoreApplication, Qt, QThread, Signal
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QDialog,
@@ -28,6 +28,7 @@ from PySide6.QtWidgets import (
 
 from explorer.hub.worker import DownloadWorker
 from explorer.ui.i18n import N_, tr, translate
+from explorer.ui.worker_thread import WorkerThread
 from model.hub.cache import cache_dir, cached_snapshot, parse_repo
 from model.hub.catalogue import BASE_SIZE_MB, CATALOGUE, HubModel
 from model.hub.progress import Rate, fmt_bytes
@@ -79,20 +80,14 @@ class GetModelDialog(QDialog):
         self.cancel_button.clicked.connect(self.cancel)
         self.close_button.clicked.connect(self.close)
 
-        self._thread = QThread()
-        self._thread.setObjectName("download-worker")
         self.worker = DownloadWorker()
-        self.worker.moveToThread(self._thread)
         self._fetch.connect(self.worker.fetch)
         self.worker.planned.connect(self._planned)
         self.worker.progress.connect(self._progress)
         self.worker.finished.connect(self._finished)
         self.worker.cancelled.connect(self._stopped)
         self.worker.failed.connect(self._stopped)
-        self._thread.start()
-        app = QCoreApplication.instance()
-        if app is not None:
-            app.aboutToQuit.connect(self.shutdown)
+        self._worker_thread = WorkerThread(self.worker, "download-worker", on_quit=self.shutdown)
         self.table.selectRow(0)
         self.resize(860, 460)
 
@@ -199,7 +194,4 @@ class GetModelDialog(QDialog):
 
     def shutdown(self) -> None:
         """Stop the worker's thread (the download, if any, ends at its next 64 kB)."""
-        if self._thread.isRunning():
-            self.worker.cancel_event.set()
-            self._thread.quit()
-            self._thread.wait(5000)
+        self._worker_thread.stop()

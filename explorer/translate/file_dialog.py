@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import QCoreApplication, QThread, Signal
+from PySide6.QtCore import Signal
 from PySide6.QtWidgets import (
     QDialog,
     QFileDialog,
@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
 
 from explorer.translate.file_worker import FileTranslationWorker
 from explorer.ui.i18n import tr
+from explorer.ui.worker_thread import WorkerThread
 
 
 class TranslateFileDialog(QDialog):
@@ -57,19 +58,13 @@ class TranslateFileDialog(QDialog):
         self.cancel_button.clicked.connect(self.cancel)
         self.close_button.clicked.connect(self.close)
 
-        self._thread = QThread()
-        self._thread.setObjectName("file-translation-worker")
         self.worker = FileTranslationWorker()
-        self.worker.moveToThread(self._thread)
         self._request.connect(self.worker.translate_file)
         self.worker.progress.connect(self._progress)
         self.worker.finished.connect(self._finished)
         self.worker.cancelled.connect(lambda: self._stopped(tr("Cancelled; nothing was written.")))
         self.worker.failed.connect(self._stopped)
-        self._thread.start()
-        app = QCoreApplication.instance()
-        if app is not None:
-            app.aboutToQuit.connect(self.shutdown)
+        self._worker_thread = WorkerThread(self.worker, "file-translation-worker", on_quit=self.shutdown)
         self.resize(640, 360)
 
     def choose(self) -> None:
@@ -125,7 +120,5 @@ class TranslateFileDialog(QDialog):
         super().closeEvent(event)
 
     def shutdown(self) -> None:
-        if self._thread.isRunning():
-            self.worker.cancel_event.set()
-            self._thread.quit()
-            self._thread.wait(10_000)
+        """Stop the worker's thread (a file in flight ends at its next batch, writing nothing)."""
+        self._worker_thread.stop(wait_ms=10_000)

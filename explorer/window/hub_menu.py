@@ -1,7 +1,7 @@
 """The Hub models in the window: File › Get a model…, and Models › every model downloaded so far.
 
 The downloaded models are read from the Hugging Face cache (``model.hub.cache.downloaded_models``, no
-network) when the menu is built and again after each download, so a model fetched once is one click away
+network) each time the menu opens and after each download, so a model fetched once is one click away
 after a restart too, and one that transformers put in the cache shows up without a download. Each is named
 by its language pair, with its repository id beside it.
 """
@@ -28,7 +28,9 @@ def install_hub_entries(window, menu, group, before: QAction) -> None:
     window.hub_separator = menu.insertSeparator(before)
     menu.insertAction(before, window.get_model_action)
     window.hub_group, window.hub_actions = group, {}
-    refresh_hub_models(window)
+    # Listed when the menu opens, not at start-up: reading the cache imports huggingface_hub (~0.2 s)
+    # and walks every repository in it, which the first painted window should not wait for.
+    menu.aboutToShow.connect(lambda: refresh_hub_models(window))
 
 
 def refresh_hub_models(window) -> None:

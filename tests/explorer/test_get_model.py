@@ -92,6 +92,7 @@ def test_a_downloaded_model_is_in_the_models_menu_opens_and_survives_a_restart(q
     win.show()
     with qtbot.waitSignal(win.controller.translation_ready, timeout=REAL_TIMEOUT):
         win.open_model(tiny_model_dir)
+    win.models_menu.aboutToShow.emit()  # the menu lists the cache when it opens
     assert win.hub_actions == {}
     entries = [a.text() for a in win.models_menu.actions()]
     assert "&Get a model…" in entries and "&Get a model…" in [a.text() for a in win.file_menu.actions()]
@@ -110,6 +111,7 @@ def test_a_downloaded_model_is_in_the_models_menu_opens_and_survives_a_restart(q
 
     again = MainWindow()  # a restart: the menu is read from the cache, the pick from the settings
     qtbot.addWidget(again)
+    again.models_menu.aboutToShow.emit()
     assert list(again.hub_actions) == [REPO]
     assert start_model(again.settings, "en") == folder
     again.close()
