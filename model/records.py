@@ -183,6 +183,33 @@ class DecodeSteps:
 
 
 @dataclass(frozen=True)
+class ParagraphSentence:
+    """One sentence of a pasted text and its translation, as the whole text's batch decoded it."""
+
+    source: str
+    text: str  # "" when nothing came out: kept and marked, never dropped
+    line: int  # the source line it stands on, 0-based
+    note: str = ""  # "the model repeated itself", "no translation came out", …; "" when nothing is wrong
+    span: tuple[int, int] = (0, 0)  # where ``text`` stands in the whole translation (Paragraph.text)
+
+
+@dataclass(frozen=True)
+class Paragraph:
+    """A text of several sentences, translated sentence by sentence (model.paragraphs): the window lists
+    them side by side and shows the attention of one, ``selected``, whose Translation carries this record."""
+
+    source: str
+    text: str  # the whole translation, in the source's lines and paragraphs
+    sentences: tuple[ParagraphSentence, ...]
+    selected: int = 0
+
+    @property
+    def empty(self) -> int:
+        """How many sentences produced nothing (each marked in the list)."""
+        return sum(1 for s in self.sentences if not s.text.strip())
+
+
+@dataclass(frozen=True)
 class Translation:
     """One translated sentence, with the attention behind it when it was captured."""
 
@@ -207,6 +234,8 @@ class Translation:
     unablated: Translation | None = None
     beam: object | None = None  # BeamHypotheses
     comparison: object | None = None  # Comparison
+    # The whole text when the source held several sentences: this Translation is its sentence ``selected``.
+    paragraph: Paragraph | None = None
 
     @property
     def mean_logprob(self) -> float | None:

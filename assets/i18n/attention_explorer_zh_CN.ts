@@ -1848,6 +1848,42 @@ or train a new model on a parallel corpus.</source>
       <translation>没有产生译文</translation>
     </message>
     <message>
+      <source>Copy</source>
+      <translation>复制</translation>
+    </message>
+    <message>
+      <source>Copy the whole translation</source>
+      <translation>复制整段译文</translation>
+    </message>
+    <message>
+      <source>Choose a sentence to see its attention</source>
+      <translation>选择一个句子，查看它的注意力</translation>
+    </message>
+    <message>
+      <source>Source</source>
+      <translation>原文</translation>
+    </message>
+    <message>
+      <source>{n} sentences in, {n} translations out</source>
+      <translation>输入 {n} 句，输出 {n} 句译文</translation>
+    </message>
+    <message>
+      <source>{k} came out empty (marked)</source>
+      <translation>其中 {k} 句译文为空（已标出）</translation>
+    </message>
+    <message>
+      <source>sentence {i} of {n}: </source>
+      <translation>第 {i} 句（共 {n} 句）：</translation>
+    </message>
+    <message>
+      <source>To review, least sure first:</source>
+      <translation>待检查，最不确定的在前：</translation>
+    </message>
+    <message>
+      <source>line {line}</source>
+      <translation>第 {line} 行</translation>
+    </message>
+    <message>
       <source>P({piece}) = {p:.2f}</source>
       <translation>P({piece}) = {p:.2f}</translation>
     </message>

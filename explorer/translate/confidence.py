@@ -19,9 +19,9 @@ SURE = 0.9  # probabilities at or above this are not tinted
 _WORD_START = "\u2581"
 
 
-def spans(text: str, pieces: tuple[str, ...]) -> list[tuple[int, int] | None]:
-    """(start, end) of each piece's surface in ``text``, in order; None where it cannot be found."""
-    out, at = [], 0
+def spans(text: str, pieces: tuple[str, ...], at: int = 0) -> list[tuple[int, int] | None]:
+    """(start, end) of each piece's surface in ``text`` from ``at`` on, in order; None where it cannot be found."""
+    out = []
     for piece in pieces:
         surface = piece.replace(_WORD_START, "").strip()
         where = text.find(surface, at) if surface else -1
@@ -40,11 +40,13 @@ def tint(p: float) -> QColor:
     return QColor(255, round(255 - 75 * x), round(255 - 200 * x))
 
 
-def show_confidence(view: QPlainTextEdit, text: str, pieces: tuple[str, ...], probs: tuple[float, ...]) -> int:
-    """Tint ``view``'s text (already set to ``text``) by ``probs``; returns how many pieces were tinted."""
+def show_confidence(view: QPlainTextEdit, text: str, pieces: tuple[str, ...], probs: tuple[float, ...],
+                    start: int = 0) -> int:
+    """Tint ``view``'s text (already set to ``text``) by ``probs``, its pieces looked for from ``start`` on (a
+    sentence within a paragraph's translation); returns how many pieces were tinted."""
     doc_cursor = QTextCursor(view.document())
     tinted = 0
-    for span, piece, p in zip(spans(text, pieces), pieces, probs):
+    for span, piece, p in zip(spans(text, pieces, start), pieces, probs):
         if span is None:
             continue
         fmt = QTextCharFormat()

@@ -34,7 +34,7 @@ class Controller(QObject):
     # delivers them there in order, and the GUI thread returns at once.
     _request_default = Signal()
     _request_load = Signal(str)
-    _request_translate = Signal(int, str, int, object)
+    _request_translate = Signal(int, str, int, object, int)
     _request_compare = Signal(str)
 
     def __init__(self, parent: QObject | None = None) -> None:
@@ -90,11 +90,13 @@ class Controller(QObject):
         """Load a model folder; on failure ``error('load', …)`` and the previous model stays."""
         self._request_load.emit(str(path))
 
-    def translate(self, text: str, beam_size: int = 1) -> int:
-        """Queue a translation and return its request id; only the newest id's answer is emitted."""
+    def translate(self, text: str, beam_size: int = 1, sentence: int = 0) -> int:
+        """Queue a translation and return its request id; only the newest id's answer is emitted.
+
+        ``sentence``: for a text of several sentences, which one's attention the answer carries (0-based)."""
         self._latest_id += 1
         self.worker.latest_request_id = self._latest_id
-        self._request_translate.emit(self._latest_id, text, int(beam_size), tuple(self.removed_heads))
+        self._request_translate.emit(self._latest_id, text, int(beam_size), tuple(self.removed_heads), int(sentence))
         return self._latest_id
 
     def load_compare_model(self, path: str) -> None:

@@ -2,8 +2,9 @@
 
 The work runs on ``FileTranslationWorker``'s thread with the model the window shows; the translation is
 saved beside the file (its name ends in the target language: ``letter.de.txt``), in the file's own lines
-and paragraphs. Sentences the model could not translate cleanly (a loop cut short, the length limit, an
-empty output) are listed under the bar, each with its line number, so a translator knows where to look.
+and paragraphs. Then every sentence is listed for review, least sure first, each with its line number:
+those the model could not translate cleanly (a loop cut short, the length limit, an empty output) at the
+top, the rest by their mean log-probability, lowest first, so a translator knows where to look.
 """
 
 from __future__ import annotations
@@ -27,6 +28,23 @@ from explorer.ui.i18n import tr
 from explorer.ui.worker_thread import WorkerThread
 
 
+def review_order(review: list) -> list:
+    """Flagged sentences first (in file order), then the rest by mean log-probability, least sure first."""
+    flagged = [r for r in review if r[1]]
+    rest = sorted((r for r in review if not r[1]), key=lambda r: (r[4] is not None, r[4] or 0.0, r[0]))
+    return flagged + rest
+
+
+def review_line(line: int, note: str, source: str, text: str, logprob: float | None) -> str:
+    """"line 12 · log P −1.84 · source → translation", the note first where there is one."""
+    said = tr("line {line}", line=line)
+    if note:
+        said += " · " + "; ".join(tr(part) for part in note.split("; "))
+    if logprob is not None:
+        said += " · " + tr("mean log P {value:.2f}", value=logprob)
+    return f"{said} · {source} → {text}"
+
+
 class TranslateFileDialog(QDialog):
     _request = Signal(str, str, int)  # model folder, file, beam size: to the worker's thread
 
@@ -40,7 +58,10 @@ class TranslateFileDialog(QDialog):
         self.bar = QProgressBar()
         self.bar.hide()
         self.status = QLabel(wordWrap=True)
+        self.review_label = QLabel(tr("To review, least sure first:"))
+        self.review_label.hide()
         self.review = QListWidget()
+        self.review.setWordWrap(True)
         self.review.hide()
         self.choose_button = QPushButton(tr("Choose a file…"))
         self.cancel_button = QPushButton(tr("Cancel"))
@@ -51,7 +72,7 @@ class TranslateFileDialog(QDialog):
         for b in (self.choose_button, self.cancel_button, self.close_button):
             buttons.addWidget(b)
         layout = QVBoxLayout(self)
-        for w in (self.file_label, self.bar, self.status, self.review):
+        for w in (self.file_label, self.bar, self.status, self.review_label, self.review):
             layout.addWidget(w)
         layout.addLayout(buttons)
         self.choose_button.clicked.connect(self.choose)
@@ -82,6 +103,7 @@ class TranslateFileDialog(QDialog):
         self.file_label.setText(path)
         self.review.clear()
         self.review.hide()
+        self.review_label.hide()
         self.bar.setRange(0, 0)  # busy until the first batch says how many sentences there are
         self.bar.show()
         self.cancel_button.show()
@@ -99,15 +121,14 @@ class TranslateFileDialog(QDialog):
         self.bar.setValue(done)
         self.status.setText(tr("{done} of {total} sentences", done=done, total=total))
 
-    def _finished(self, out: str, sentences: int, flagged: list) -> None:
+    def _finished(self, out: str, sentences: int, review: list) -> None:
         self._stopped(tr("{sentences} sentences translated, saved to {path}", sentences=sentences, path=out))
         self.bar.setRange(0, 1)
         self.bar.setValue(1)
         self.bar.show()
-        if flagged:
-            self.review.addItems([tr("line {line}: {note}: {source}", line=line, note=tr(note), source=source)
-                                  for line, note, source in flagged])
-            self.review.show()
+        self.review.addItems([review_line(*entry) for entry in review_order(review)])
+        self.review.setVisible(bool(review))
+        self.review_label.setVisible(bool(review))
 
     def _stopped(self, message: str) -> None:
         self.bar.hide()

@@ -35,7 +35,8 @@ def output_path(source: Path, target_lang: str) -> Path:
 
 class FileTranslationWorker(QObject):
     progress = Signal(int, int)  # sentences done, total
-    finished = Signal(str, int, object)  # output path, sentences, [(line, note, source)] of flagged sentences
+    # output path, sentences, [(line, note, source, translation, mean log P)] of every sentence, for the review
+    finished = Signal(str, int, object)
     cancelled = Signal()
     failed = Signal(str)  # one line
 
@@ -74,5 +75,5 @@ class FileTranslationWorker(QObject):
             log.error("unexpected error while translating a file", exc_info=exc)
             self.failed.emit(f"Unexpected error: {type(exc).__name__}: {exc}")
         else:
-            flagged = [(s.line + 1, s.note, s.source) for s in result.sentences if s.flags]
-            self.finished.emit(str(out), len(result.sentences), flagged)
+            review = [(s.line + 1, s.note, s.source, s.text, s.mean_logprob) for s in result.sentences]
+            self.finished.emit(str(out), len(result.sentences), review)

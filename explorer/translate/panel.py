@@ -1,5 +1,9 @@
 """The translate panel: source sentence in, translation out, and a short history of sentences.
 
+A text of several sentences comes back sentence by sentence: the whole translation in the box, the
+sentences side by side below it (``SentenceTable``), and the one chosen there marked in the box; its
+attention is what the views show.
+
 It only binds widgets. It does not know about the model: it emits ``translate_requested`` and the
 window passes that on to the controller, then hands back the Translation with ``set_translation``.
 """
@@ -7,7 +11,7 @@ window passes that on to the controller, then hands back the Translation with ``
 from __future__ import annotations
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QKeySequence, QShortcut
+from PySide6.QtGui import QGuiApplication, QKeySequence, QShortcut, QTextCharFormat
 from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
@@ -21,6 +25,7 @@ from PySide6.QtWidgets import (
 )
 
 from explorer.translate.confidence import PieceToolTips, show_confidence
+from explorer.translate.sentence_table import SentenceTable, paragraph_counts, show_paragraph_text
 from explorer.ui.i18n import tr
 from explorer.ui.style import make_error, make_heading, make_muted, make_primary, scaled_font
 
@@ -93,6 +98,16 @@ class TranslatePanel(QWidget):
         self.error_label.setWordWrap(True)
         self.error_label.hide()
 
+        # A text of several sentences: each beside its translation; the row chosen is the one the views show.
+        self.sentence_table = SentenceTable()
+        self.sentence_table.sentence_chosen.connect(self.choose_sentence)
+        self.sentence_table.hide()
+        self._paragraph = None  # model.records.Paragraph shown, None for a single sentence
+        self.copy_button = QPushButton("Copy")
+        self.copy_button.setToolTip("Copy the whole translation")
+        self.copy_button.clicked.connect(self.copy_translation)
+        self.copy_button.setEnabled(False)
+
         self.history_list = QListWidget()
         self.history_list.setToolTip("Click a sentence to translate it again")
         self.history_list.itemClicked.connect(lambda item: self.use_history(item.text()))
@@ -110,8 +125,13 @@ class TranslatePanel(QWidget):
         layout.addWidget(self.source_edit)
         layout.addLayout(row)
         layout.addSpacing(6)
-        layout.addWidget(_heading("Translation"))
+        heading = QHBoxLayout()
+        heading.addWidget(_heading("Translation"))
+        heading.addStretch(1)
+        heading.addWidget(self.copy_button)
+        layout.addLayout(heading)
         layout.addWidget(self.translation_view)
+        layout.addWidget(self.sentence_table)
         layout.addWidget(self.detail_label)
         layout.addWidget(self.unknown_label)
         layout.addWidget(self.error_label)
@@ -148,6 +168,22 @@ class TranslatePanel(QWidget):
         message rather than a silently dead button)."""
         self.translate_requested.emit(self.text(), self.beam_size())
 
+    def sentence_for(self, text: str) -> int:
+        """Which sentence of ``text`` the views should show: the one chosen in the table while ``text`` is
+        the text it lists (a view asking for more of what is shown), else the first."""
+        if self._paragraph is not None and text == self._paragraph.source:
+            return max(0, self.sentence_table.chosen())
+        return 0
+
+    def choose_sentence(self, index: int) -> None:
+        """Show sentence ``index`` of the text in every view (it is translated again, with its attention)."""
+        if self._paragraph is not None and index != self._paragraph.selected:
+            self.request_translation()
+
+    def copy_translation(self) -> None:
+        """The whole translation to the clipboard, every sentence of it, in the text's lines."""
+        QGuiApplication.clipboard().setText(self.translation_text())
+
     def use_history(self, text: str) -> None:
         self.set_text(text)
         self.request_translation()
@@ -161,12 +197,22 @@ class TranslatePanel(QWidget):
         self.unknown_label.setText(note)
         self.unknown_label.setVisible(bool(note))
         self._fit_wrapped()
+        paragraph = getattr(translation, "paragraph", None)
+        self._paragraph = paragraph
+        self.sentence_table.set_paragraph(paragraph)
+        self.sentence_table.setVisible(paragraph is not None)
+        self.copy_button.setEnabled(translation is not None)
         if translation is None:
             self.translation_view.setPlainText("")
             self.detail_label.setText("")
             return
-        self.translation_view.setPlainText(translation.text)
-        show_confidence(self.translation_view, translation.text, translation.target_pieces, translation.piece_probs)
+        if paragraph is None:
+            self.translation_view.setCurrentCharFormat(QTextCharFormat())  # no underline left from a paragraph
+            self.translation_view.setPlainText(translation.text)
+            show_confidence(self.translation_view, translation.text, translation.target_pieces,
+                            translation.piece_probs)
+        else:
+            show_paragraph_text(self.translation_view, paragraph, translation)
         n_in, n_out = len(translation.source_pieces), len(translation.target_pieces)
         if translation.score:  # greedy decoding reports no score (0.0); do not show a fake one
             detail = tr("{n_in} → {n_out} pieces · score {score:.2f}", n_in=n_in, n_out=n_out, score=translation.score)
@@ -174,11 +220,18 @@ class TranslatePanel(QWidget):
             detail = tr("{n_in} → {n_out} pieces", n_in=n_in, n_out=n_out)
         if translation.mean_logprob is not None:  # tinted words: where the model was unsure
             detail += " · " + tr("mean log P {value:.2f}", value=translation.mean_logprob)
+        if paragraph is not None:
+            detail = paragraph_counts(paragraph) + "\n" + tr("sentence {i} of {n}: ", i=paragraph.selected + 1,
+                                                             n=len(paragraph.sentences)) + detail
         self.detail_label.setText(detail)
-        self.add_history(translation.source)
+        self.add_history(paragraph.source if paragraph is not None else translation.source)
 
     def show_error(self, message: str) -> None:
         """Show why a translation failed; the previous translation goes, as it no longer matches."""
+        self._paragraph = None
+        self.sentence_table.set_paragraph(None)
+        self.sentence_table.hide()
+        self.copy_button.setEnabled(False)
         self.translation_view.setPlainText("")
         self.detail_label.setText("")
         self.unknown_label.hide()

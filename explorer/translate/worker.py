@@ -13,6 +13,7 @@ superseded before it started (see ``latest_request_id``).
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import time
 
@@ -46,6 +47,10 @@ def _message(exc: BaseException) -> str:
     return f"{UNEXPECTED}: {type(exc).__name__}: {exc}"
 
 
+class Superseded(Exception):
+    """The request was overtaken by a newer one while it ran."""
+
+
 class ModelWorker(QObject):
     """Loads a model and translates with it; lives on a QThread (see ``explorer.translate.controller``)."""
 
@@ -72,6 +77,9 @@ class ModelWorker(QObject):
         # explorer is open; a second model to compare with (set on this thread by ``load_compare_model``).
         self.capture_beam = False
         self._compare = None
+        # The last text of several sentences and its Paragraph: choosing another of its sentences (or a view
+        # asking for more of the same one) decodes only that sentence again, not the whole text.
+        self._paragraph_cache: tuple[tuple, object] | None = None
 
     @property
     def has_model(self) -> bool:
@@ -100,6 +108,7 @@ class ModelWorker(QObject):
             if opened is not None:
                 # Swap only after the new model is complete, so a failed load never leaves us with none.
                 self._loaded = opened[0]
+                self._paragraph_cache = None
                 self.timed.emit(LOAD, 0, time.perf_counter() - start)
                 self.model_loaded.emit(opened[1])
         finally:
@@ -133,10 +142,12 @@ class ModelWorker(QObject):
             self.failed.emit(kind, _message(exc), 0)
             return None
 
-    @Slot(int, str, int, object)
-    def translate(self, request_id: int, text: str, beam_size: int, removed: tuple = ()) -> None:
+    @Slot(int, str, int, object, int)
+    def translate(self, request_id: int, text: str, beam_size: int, removed: tuple = (), sentence: int = 0) -> None:
         """Translate ``text``; the Translation carries ``request_id`` so stale results can be dropped.
 
+        A text of several sentences is translated sentence by sentence (``Translation.paragraph``), and the
+        Translation itself, with its attention, is that of sentence ``sentence`` (0-based).
         ``removed``: heads to ablate, (kind, layer, head) 0-based (model/decoding/ablation.py)."""
         if request_id < self.latest_request_id:
             return  # superseded while it waited in the queue; the newer request will answer
@@ -146,18 +157,16 @@ class ModelWorker(QObject):
         self.busy.emit(True)
         start = time.perf_counter()
         try:
-            if removed or self.capture_beam or self._compare is not None:
-                from model.decoding.workbench import translate_more
-
-                result = translate_more(self._loaded, text, beam_size, request_id, tuple(removed or ()),
-                                        self.capture_beam, self._compare, self.capture_vectors,
-                                        self.capture_steps)
-            else:
-                from model.decoding.decode import translate
-
-                # Attention capture is on by default; it is what every view draws.
-                result = translate(self._loaded, text, beam_size=beam_size, request_id=request_id,
-                                   capture_vectors=self.capture_vectors, capture_steps=self.capture_steps)
+            paragraph = self._paragraph(request_id, text, beam_size, tuple(removed or ()))
+            if paragraph is not None:
+                index = max(0, min(int(sentence), len(paragraph.sentences) - 1))
+                paragraph = dataclasses.replace(paragraph, selected=index)
+                text = paragraph.sentences[index].source
+            result = self._translate_one(request_id, text, beam_size, tuple(removed or ()))
+            if paragraph is not None:
+                result = dataclasses.replace(result, paragraph=paragraph)
+        except Superseded:
+            return  # a newer request came in while the text was decoded: it answers instead
         except Exception as exc:  # noqa: BLE001
             self.failed.emit(TRANSLATE, _message(exc), request_id)
         else:
@@ -165,3 +174,48 @@ class ModelWorker(QObject):
             self.translated.emit(result)
         finally:
             self.busy.emit(False)
+
+    def _translate_one(self, request_id: int, text: str, beam_size: int, removed: tuple):
+        """One sentence's Translation, with the attention and whatever the open views asked for."""
+        if removed or self.capture_beam or self._compare is not None:
+            from model.decoding.workbench import translate_more
+
+            return translate_more(self._loaded, text, beam_size, request_id, removed, self.capture_beam,
+                                  self._compare, self.capture_vectors, self.capture_steps)
+        from model.decoding.decode import translate
+
+        # Attention capture is on by default; it is what every view draws.
+        return translate(self._loaded, text, beam_size=beam_size, request_id=request_id,
+                         capture_vectors=self.capture_vectors, capture_steps=self.capture_steps)
+
+    def _paragraph(self, request_id: int, text: str, beam_size: int, removed: tuple):
+        """The Paragraph of a text of several sentences, None for one sentence (translated as it always was).
+
+        Every sentence is decoded in one batched pass (model.paragraphs: loops cut and flagged, an empty
+        translation kept and marked), with the heads the user removed removed from it too."""
+        key = (text, beam_size, removed)
+        if self._paragraph_cache is not None and self._paragraph_cache[0] == key:
+            return self._paragraph_cache[1]
+        from model.languages import model_target, script_language
+        from model.paragraphs.split import layout
+
+        if len(layout(text, script_language([text]) or "en").pieces) < 2:
+            return None
+        from model.analysis.test_set import Cancelled
+        from model.decoding.ablation import head_masks
+        from model.paragraphs.translate_text import translate_text
+        from model.records import Paragraph, ParagraphSentence
+
+        cfg = self._loaded.config
+        masks = head_masks(removed, cfg.n_layers, cfg.n_heads) if removed else None
+        try:
+            done = translate_text(self._loaded, text, beam_size=beam_size, tgt_lang=model_target(self._loaded.path)
+                                  or "de", head_masks=masks, should_stop=lambda: self.latest_request_id > request_id)
+        except Cancelled:
+            raise Superseded() from None
+        if len(done.sentences) != len(done.spans):  # every sentence in has one out, or nothing is shown
+            raise RuntimeError(f"{len(done.spans)} translations for {len(done.sentences)} sentences")
+        paragraph = Paragraph(text, done.text, tuple(
+            ParagraphSentence(s.source, s.text, s.line, s.note, span) for s, span in zip(done.sentences, done.spans)))
+        self._paragraph_cache = (key, paragraph)
+        return paragraph

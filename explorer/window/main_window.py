@@ -222,7 +222,7 @@ class MainWindow(WindowDisplay, QMainWindow):
             self.translate_panel.show_note(message)
             self.show_status(message)
             return 0
-        return self.controller.translate(text, beam_size)
+        return self.controller.translate(text, beam_size, self.translate_panel.sentence_for(text))
 
     def request_train(self) -> None:
         """Go to the Train tab when one is installed; otherwise explain the command line."""

@@ -87,3 +87,42 @@ def decode_steps(model: Transformer, tok, src: Tensor, generated: list[int], bea
     return DecodeSteps(chosen=tuple(pieces), top_pieces=tuple(tuple(tok.pieces(row)) for row in top_i.tolist()),
                        top_probs=top_p, chosen_probs=chosen_p, chosen_ranks=ranks, hypotheses=tuple(hypotheses),
                        beam_size=beam_size, search_steps=search_steps)
+
+
+@torch.inference_mode()
+def mean_logprobs(model: Transformer, sources: list[list[int]], outputs: list[list[int]], batch_size: int = 32,
+                  head_masks: dict[str, Tensor] | None = None, should_stop=None) -> list[float | None]:
+    """Each output's mean log P(piece | pieces before it, source), </s> left out, from teacher-forced passes
+    over padded batches: the number ``Translation.mean_logprob`` gives one sentence (``step_probabilities``'
+    chosen probabilities), for a whole file at once. None for an output with no piece but </s>.
+    ``should_stop()`` is asked between batches (the rest stay None).
+
+    Right padding changes nothing the real positions see (the causal mask hides later positions, the
+    source's padding mask its pads), so a batched number equals the sentence's own to float rounding."""
+    cfg = model.cfg
+    device = next(model.parameters()).device
+    hm = head_masks or {}
+    out: list[float | None] = [None] * len(sources)
+    order = sorted(range(len(sources)), key=lambda i: (len(sources[i]), len(outputs[i])))
+    for start in range(0, len(order), batch_size):
+        if should_stop is not None and should_stop():
+            break
+        idx = [i for i in order[start:start + batch_size] if any(t != cfg.eos_id for t in outputs[i])]
+        if not idx:
+            continue
+        s_len, t_len = max(len(sources[i]) for i in idx), max(len(outputs[i]) for i in idx)
+        src = torch.full((len(idx), s_len), cfg.pad_id, dtype=torch.long)
+        tgt = torch.full((len(idx), t_len), cfg.pad_id, dtype=torch.long)  # decoder input: <s> + output[:-1]
+        gold = torch.full((len(idx), t_len), cfg.pad_id, dtype=torch.long)
+        for r, i in enumerate(idx):
+            src[r, :len(sources[i])] = torch.tensor(sources[i])
+            tgt[r, :len(outputs[i])] = torch.tensor([cfg.bos_id] + outputs[i][:-1])
+            gold[r, :len(outputs[i])] = torch.tensor(outputs[i])
+        src, tgt, gold = src.to(device), tgt.to(device), gold.to(device)
+        memory, _ = model.encode(src, head_mask=hm.get("encoder"))
+        hidden, _, _ = model.decode(tgt, memory, src, head_masks=hm)
+        logp = model.next_logits(hidden).float().log_softmax(-1).gather(2, gold[..., None])[..., 0]  # (B, T)
+        counted = (gold != cfg.pad_id) & (gold != cfg.eos_id)
+        for r, i in enumerate(idx):
+            out[i] = float(logp[r][counted[r]].mean())
+    return out

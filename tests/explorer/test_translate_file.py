@@ -6,7 +6,7 @@ import time
 
 import pytest
 
-from explorer.translate.file_dialog import TranslateFileDialog
+from explorer.translate.file_dialog import TranslateFileDialog, review_line, review_order
 from explorer.translate.file_worker import output_path
 
 TIMEOUT = 120_000
@@ -33,13 +33,21 @@ def test_a_file_of_200_sentences_is_saved_beside_it_with_200(qtbot, dialog, tmp_
     dialog.worker.progress.connect(lambda done, total: seen.append((done, total)))
     with qtbot.waitSignal(dialog.worker.finished, timeout=TIMEOUT) as done:
         assert dialog.start(str(src))
-    out, sentences, flagged = done.args
+    out, sentences, review = done.args
     assert out == str(tmp_path / "letter.de.txt") and sentences == 200
     lines = (tmp_path / "letter.de.txt").read_text(encoding="utf-8").split("\n")
     assert len(lines) == 201 and all(lines[:200]) and lines[200] == ""
     qtbot.waitUntil(lambda: dialog.choose_button.isEnabled(), timeout=TIMEOUT)
     assert seen and seen[-1] == (200, 200) and "200 sentences translated" in dialog.status.text()
-    assert dialog.review.isVisible() == bool(flagged)
+    # every sentence is up for review, flagged ones first, then the least sure (lowest mean log P) first
+    assert len(review) == 200 and dialog.review.count() == 200 and dialog.review.isVisible()
+    shown = review_order(review)
+    n_flagged = sum(1 for r in review if r[1])
+    assert all(r[1] for r in shown[:n_flagged]) and not any(r[1] for r in shown[n_flagged:])
+    scores = [r[4] for r in shown[n_flagged:]]
+    assert all(x is not None for x in scores) and scores == sorted(scores) and scores[0] < scores[-1]
+    assert dialog.review.item(0).text() == review_line(*shown[0])
+    assert f"line {shown[n_flagged][0]} · mean log P {scores[0]:.2f}" in dialog.review.item(n_flagged).text()
     assert output_path(src, "de") == tmp_path / "letter.de-2.txt"  # a second run never overwrites the first
 
 

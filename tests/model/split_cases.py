@@ -41,6 +41,14 @@ ENGLISH = [
     ("Give it to me. Then go.", ["Give it to me.", "Then go."]),
     ("It is 10 a.m. in Berlin now.", ["It is 10 a.m. in Berlin now."]),
     ("Ask Ms. Green. She knows.", ["Ask Ms. Green.", "She knows."]),
+    # sentencex reads "me", "no", "ok" as abbreviations before most capitals (model/paragraphs/split.py)
+    ("Nobody helped me. Tom bought a new car.", ["Nobody helped me.", "Tom bought a new car."]),
+    ("Call me. Bye.", ["Call me.", "Bye."]),
+    ("Look at me. I am here.", ["Look at me.", "I am here."]),
+    ("It is OK. Tom agrees.", ["It is OK.", "Tom agrees."]),
+    ("He said no. John left.", ["He said no.", "John left."]),
+    ("He is No. 1 in the world.", ["He is No. 1 in the world."]),
+    ("See Art. 5 of the law.", ["See Art. 5 of the law."]),
 ]
 
 CHINESE = [

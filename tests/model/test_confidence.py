@@ -38,3 +38,27 @@ def _softmax_of_logits(loaded, text, t):
     logits[:, cfg.pad_id] = float("-inf")
     probs = torch.softmax(logits, -1)
     return probs[torch.arange(len(gen)), torch.tensor(gen)].numpy()
+
+
+def test_a_files_sentence_scores_equal_each_sentences_own(tiny_model_dir):
+    """model.paragraphs scores a whole file in padded batches; each number must be the one a teacher-forced
+    pass over that sentence alone gives (what Translation.mean_logprob is), whatever its neighbours' lengths."""
+    import torch
+
+    from model.checkpoint import load_model
+    from model.decoding.decode import decode_batches
+    from model.decoding.steps import mean_logprobs, step_probabilities
+    from model.paragraphs.translate_text import translate_text
+    loaded = load_model(tiny_model_dir)
+    eos = loaded.config.eos_id
+    lines = ["3 1 4", "1 5 9 2 6 5 3 5", "8", "9 7 9 3 2 3 8 4 6 2 6"]
+    encoded, generated = decode_batches(loaded.model, loaded.tokenizer, lines, beam_size=1)
+    batched = mean_logprobs(loaded.model, encoded, generated, batch_size=3)  # two batches, mixed lengths
+    for src, out, score in zip(encoded, generated, batched):
+        chosen = step_probabilities(loaded.model, torch.tensor([src]), out, top_k=1)[2]
+        alone = np.log(np.asarray([p for i, p in zip(out, chosen) if i != eos], dtype=np.float64)).mean()
+        assert score == pytest.approx(float(alone), abs=1e-4)
+    assert len({round(s, 3) for s in batched}) > 1  # real numbers, not one constant
+    result = translate_text(loaded, "\n".join(lines), beam_size=1)
+    assert [s.source for s in result.sentences] == lines
+    assert all(s.mean_logprob is not None and s.mean_logprob < 0 for s in result.sentences)

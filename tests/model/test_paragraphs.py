@@ -9,13 +9,7 @@ from model.decoding.loops import LENGTH_LIMIT, REPEATED, find_loop, guard, max_o
 from model.paragraphs.split import layout, split_sentences
 from tests.model.split_cases import CHINESE, ENGLISH
 
-# sentencex's known misses (model/paragraphs/split.py says why it was chosen all the same).
-KNOWN_MISSES = {"No. I do not want to.", "Nobody helped me. Dr. Smith is here."}
-
-
-@pytest.mark.parametrize("text, expected", [
-    pytest.param(t, e, marks=pytest.mark.xfail(strict=True, reason="sentencex keeps it whole"))
-    if t in KNOWN_MISSES else (t, e) for t, e in ENGLISH])
+@pytest.mark.parametrize("text, expected", ENGLISH)
 def test_english_splits(text, expected):
     assert split_sentences(text, "en") == expected
 

@@ -1,0 +1,107 @@
+"""A pasted paragraph in the window: every sentence translated and listed beside its source, the chosen one
+shown in every view, the whole translation copied in one action (#30)."""
+
+from __future__ import annotations
+
+import pytest
+from PySide6.QtGui import QGuiApplication, QTextCursor
+
+from explorer.translate.panel import TranslatePanel
+from model.records import Paragraph, ParagraphSentence
+from tests.explorer.conftest import REAL_TIMEOUT, make_translation, open_real_window
+
+PARAGRAPH = ("I arrived late. The train was full. Nobody helped me.\n\n"
+             "Where is the station? My sister lives in Berlin.")
+SENTENCES = ["I arrived late.", "The train was full.", "Nobody helped me.", "Where is the station?",
+             "My sister lives in Berlin."]
+
+
+@pytest.fixture
+def builtin_dir():
+    from model.checkpoint import default_model_dir
+    path = default_model_dir()
+    if path is None:
+        pytest.skip("no built-in model")
+    return path
+
+
+def test_a_paragraph_comes_back_sentence_by_sentence_and_each_one_can_be_shown(qtbot, builtin_dir):
+    win = open_real_window(qtbot, builtin_dir, PARAGRAPH, (1024, 768))
+    panel, shown = win.translate_panel, win.controller.translation
+    paragraph = shown.paragraph
+    assert [s.source for s in paragraph.sentences] == SENTENCES
+    table = panel.sentence_table
+    assert table.isVisible() and table.rowCount() == 5
+    rows = table.rows()
+    assert [src for src, _ in rows] == SENTENCES
+    assert all(out.strip() for _, out in rows)  # five German sentences, none lost
+    # the whole translation in the box, in the text's shape: line 1 holds three sentences, then a blank line
+    lines = panel.translation_text().split("\n")
+    assert len(lines) == 3 and lines[1] == ""
+    assert [line.count(".") + line.count("?") >= n for line, n in zip(lines[::2], (3, 2))] == [True, True]
+    for s in paragraph.sentences:
+        assert panel.translation_text()[s.span[0]:s.span[1]] == s.text
+    # the first sentence is the one the views show
+    assert shown.source == SENTENCES[0] and paragraph.selected == 0
+    assert win.attention_panel.maps().source_tokens[:-1] == shown.source_pieces
+    assert "5 sentences in, 5 translations out" in panel.detail_label.text()
+
+    # choosing the fourth row translates that sentence again, with its attention, in every view
+    with qtbot.waitSignal(win.controller.translation_ready, timeout=REAL_TIMEOUT) as ready:
+        table.selectRow(3)
+    fourth = ready.args[0]
+    assert fourth.source == SENTENCES[3] and fourth.paragraph.selected == 3
+    assert fourth.text == paragraph.sentences[3].text  # the list and the views say the same
+    assert win.attention_panel.maps().source_tokens[:-1] == fourth.source_pieces
+    assert "sentence 4 of 5" in panel.detail_label.text()
+    assert table.rowCount() == 5 and table.chosen() == 3
+    start, end = paragraph.sentences[3].span
+    cursor = QTextCursor(panel.translation_view.document())
+    cursor.setPosition(start + 1)
+    assert cursor.charFormat().fontUnderline()  # the shown sentence is marked in the whole translation
+    cursor.setPosition(paragraph.sentences[0].span[0] + 1)
+    assert not cursor.charFormat().fontUnderline()
+
+    # a view that asks for more of what is shown (the Step tab's steps) keeps the chosen sentence
+    with qtbot.waitSignal(win.controller.translation_ready, timeout=REAL_TIMEOUT) as again:
+        assert win.show_tab("Step by step")
+    assert again.args[0].source == SENTENCES[3] and again.args[0].steps is not None
+    assert again.args[0].paragraph.selected == 3
+
+    panel.copy_button.click()
+    assert QGuiApplication.clipboard().text() == paragraph.text
+
+    # one sentence again: the table goes, and nothing of the paragraph's mark is left on the translation
+    panel.set_text("The weather is nice today.")
+    with qtbot.waitSignal(win.controller.translation_ready, timeout=REAL_TIMEOUT):
+        panel.request_translation()
+    assert not table.isVisible() and win.controller.translation.paragraph is None
+    cursor = QTextCursor(panel.translation_view.document())
+    cursor.setPosition(2)
+    assert not cursor.charFormat().fontUnderline()
+    win.close()
+
+
+def test_a_single_sentence_shows_no_table(qtbot, builtin_dir):
+    win = open_real_window(qtbot, builtin_dir, "The weather is nice today.", (1024, 768))
+    assert win.controller.translation.paragraph is None
+    assert not win.translate_panel.sentence_table.isVisible()
+    assert win.translate_panel.translation_text() == win.controller.translation.text
+    win.close()
+
+
+def test_an_empty_or_looping_sentence_is_marked_in_its_row_not_dropped(qtbot):
+    panel = TranslatePanel()
+    qtbot.addWidget(panel)
+    t = make_translation("Hello.")
+    sentences = (ParagraphSentence("Hello.", "Hallo.", 0, "", (0, 6)),
+                 ParagraphSentence("Hm.", "", 0, "no translation came out", (7, 10)),
+                 ParagraphSentence("Go on.", "Mach weiter weiter", 0, "the model repeated itself", (11, 29)))
+    from dataclasses import replace
+    t = replace(t, paragraph=Paragraph("Hello. Hm. Go on.", "Hallo. […] Mach weiter weiter", sentences))
+    panel.set_translation(t)
+    rows = panel.sentence_table.rows()
+    assert len(rows) == 3
+    assert rows[1] == ("Hm.", "[no translation came out]")
+    assert rows[2][1].endswith("[the model repeated itself]")
+    assert "1 came out empty" in panel.detail_label.text()
