@@ -76,6 +76,27 @@ def builtin_name(path: str | Path) -> str:
     return next((m.name for m in builtin_models() if m.path.resolve() == resolved), "")
 
 
+def model_name(path: str | Path) -> str:
+    """The name a lesson records for the model at ``path``: a built-in model's ("en-zh"), a downloaded Hub
+    model's repository id ("Helsinki-NLP/opus-mt-en-zh"), else "" (a folder of the user's own)."""
+    from model.hub.cache import repo_of_folder
+
+    return builtin_name(path) or repo_of_folder(path)
+
+
+def named_model(name: str) -> Path | None:
+    """The folder ``model_name`` named: the built-in model, or the Hub model in the cache; None when this
+    machine has neither (nothing is downloaded here)."""
+    found = builtin_model(name)
+    if found is not None:
+        return found.path
+    from model.hub.cache import cached_snapshot, looks_like_repo_id, parse_repo
+
+    if "/" in name and looks_like_repo_id(name):
+        return cached_snapshot(*parse_repo(name))
+    return None
+
+
 def resolve_model_arg(text: str) -> Path:
     """What ``--model TEXT`` names: an existing path as given, else a built-in model's name, else a Hub
     repository id (``Helsinki-NLP/opus-mt-en-zh``) already in the Hugging Face cache (never downloaded here:

@@ -1692,8 +1692,8 @@ or train a new model on a parallel corpus.</source>
       <translation>{pair}（内置）</translation>
     </message>
     <message>
-      <source>This lesson was made with the model {name}, which is not built in; it plays on the model in use</source>
-      <translation>这节课是用模型 {name} 做的，它不是内置模型；现在用当前的模型播放</translation>
+      <source>This lesson was made with the model {name}, which is not on this machine; it plays on the model in use</source>
+      <translation>这节课是用模型 {name} 做的，这台电脑上没有它；现在用当前的模型播放</translation>
     </message>
     <message>
       <source>(Chinese and Japanese output: each piece counts as a word)</source>

@@ -10,8 +10,9 @@ Layers and heads count from 1, as the window shows them. Optional per slide: "ti
 default 4), "mean" (the mean over heads), "cell" ([query, key], 0-based as the formula walkthrough
 numbers them: the cell it works when its dock is open), "position" and "shift" (the clock view's),
 "step" (the Step by step tab's decoding step, from 1; view "steps").
-Optional for the whole lesson: "model", the built-in model it was made with ("en-zh"): the player opens
-that model first, so a lesson on "I love apples." → "我爱苹果。" never plays on the German model.
+Optional for the whole lesson: "model", the built-in model it was made with ("en-zh") or the Hub model
+("Helsinki-NLP/opus-mt-en-zh", from the Hugging Face cache): the player opens that model first, so a
+lesson on "I love apples." → "我爱苹果。" never plays on the German model.
 Reading checks the whole file, and the layers and heads against the model in use, before anything
 changes, and says what is wrong in one line. Writing is atomic (model.files.write_atomic): a crash
 leaves the old lesson or the new one. Nothing here imports Qt.
@@ -127,10 +128,12 @@ def _data(text: str) -> dict:
 
 
 def lesson_model(text: str) -> str:
-    """The built-in model a lesson was made with (``"model": "en-zh"``), or "" when it names none."""
+    """The model a lesson was made with (``"model": "en-zh"`` or a Hub repository id), or "" when it names
+    none."""
     model = _data(text).get("model", "")
-    if not isinstance(model, str) or len(model) > 64:
-        raise LessonError("'model' must name a built-in model, e.g. \"en-zh\"")
+    if not isinstance(model, str) or len(model) > 200:
+        raise LessonError("'model' must name a built-in model, e.g. \"en-zh\", or a Hub model, e.g. "
+                          "\"Helsinki-NLP/opus-mt-en-zh\"")
     return model
 
 

@@ -21,7 +21,7 @@ from PySide6.QtWidgets import QApplication, QFileDialog, QInputDialog, QLabel, Q
 from explorer.lecture.lesson_file import LessonError, Slide, append_slide, read_lesson, read_lesson_model
 from explorer.ui.i18n import tr
 from explorer.ui.style import bold_font
-from model.builtin import builtin_model, builtin_name
+from model.builtin import model_name, named_model
 
 LESSON_FILTER = "Lessons (*.json);;All files (*)"
 KEYS = {Qt.Key.Key_PageDown: +1, Qt.Key.Key_PageUp: -1, Qt.Key.Key_Escape: 0}
@@ -95,7 +95,7 @@ class LessonPlayer(QObject):
             if info is None:
                 raise ValueError("open a model first")
             slide = dataclasses.replace(self.current_slide(), title=title)
-            count = append_slide(path, slide, info.n_layers, info.n_heads, builtin_name(info.path))
+            count = append_slide(path, slide, info.n_layers, info.n_heads, model_name(info.path))
         except (ValueError, OSError) as exc:
             return self._fail(tr("Could not save the slide"), str(exc))
         self.path = Path(path)
@@ -106,16 +106,17 @@ class LessonPlayer(QObject):
 
     def open_lesson(self, path: Path | str) -> bool:
         """Check the whole lesson, then show its first slide; a bad file changes nothing. A lesson made with
-        another built-in model ("model": "en-zh") opens that model first and plays once it is loaded."""
+        another model ("model": "en-zh", or a Hub model in the cache) opens that model first and plays once
+        it is loaded."""
         info = self._window.controller.info
         try:
             wanted = read_lesson_model(path)
-            model = builtin_model(wanted) if wanted else None
+            model = named_model(wanted) if wanted else None
             if wanted and model is None:
-                self._window.show_status(tr("This lesson was made with the model {name}, which is not built in; "
-                                            "it plays on the model in use", name=wanted))
-            if model is not None and (info is None or Path(info.path).resolve() != model.path.resolve()):
-                self._wait_for_model(path, model.path)
+                self._window.show_status(tr("This lesson was made with the model {name}, which is not on this "
+                                            "machine; it plays on the model in use", name=wanted))
+            if model is not None and (info is None or Path(info.path).resolve() != model.resolve()):
+                self._wait_for_model(path, model)
                 return True
             if info is None:
                 raise LessonError("open a model first: a lesson's layers and heads are checked against it")

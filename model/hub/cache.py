@@ -106,6 +106,17 @@ def cached_snapshot(repo_id: str, revision: str | None = None) -> Path | None:
     return folder
 
 
+def repo_of_folder(folder: str | Path) -> str:
+    """"owner/name" when ``folder`` is a snapshot in a Hugging Face cache (``models--owner--name/snapshots/<rev>``,
+    the cache's documented layout, where "--" stands for "/"), else "". Paths only: nothing is read."""
+    folder = Path(folder)
+    repo = folder.parent.parent.name
+    if folder.parent.name != "snapshots" or not repo.startswith("models--"):
+        return ""
+    repo_id = repo[len("models--"):].replace("--", "/")
+    return repo_id if looks_like_repo_id(repo_id) else ""
+
+
 def resolve_repo(text: str) -> Path:
     """The cached snapshot ``--model owner/name`` names; one line saying how to get it when it is not here."""
     repo_id, revision = parse_repo(text)

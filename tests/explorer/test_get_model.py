@@ -115,3 +115,43 @@ def test_a_downloaded_model_is_in_the_models_menu_opens_and_survives_a_restart(q
     assert list(again.hub_actions) == [REPO]
     assert start_model(again.settings, "en") == folder
     again.close()
+
+
+def test_a_lesson_remembers_the_hub_model_its_slides_were_made_with(qtbot, hub, tiny_model_dir, tmp_path,
+                                                                    restore_app_look):
+    """#28: a slide saved on a downloaded model names its repository id, and the lesson opens that model from
+    the cache before it plays, even from another model; a repository not on this machine plays on the model
+    in use with one line saying so."""
+    import json
+
+    from explorer.window.main_window import MainWindow
+    from model.builtin import model_name, named_model
+    from model.hub.download import download, plan_download
+
+    folder = download(plan_download(REPO))
+    assert model_name(folder) == REPO and named_model(REPO) == folder
+    assert model_name(tiny_model_dir) == "" and named_model("nobody/not-here") is None
+    win = MainWindow()
+    qtbot.addWidget(win)
+    win.show()
+    win.translate_panel.set_text("I love apples.")
+    with qtbot.waitSignal(win.controller.translation_ready, timeout=REAL_TIMEOUT):
+        win.open_model(folder)
+    lesson = tmp_path / "hub.json"
+    assert win.lessons.save_slide(lesson, "Cross-attention")
+    assert json.loads(lesson.read_text(encoding="utf-8"))["model"] == REPO
+    with qtbot.waitSignal(win.controller.translation_ready, timeout=REAL_TIMEOUT):
+        win.open_model(tiny_model_dir)
+    with qtbot.waitSignal(win.lessons.slide_shown, timeout=REAL_TIMEOUT):
+        assert win.lessons.open_lesson(lesson)
+    assert win.controller.info.path == str(folder) and win.lessons.is_playing()
+    win.lessons.stop()
+
+    other = tmp_path / "other.json"
+    other.write_text(lesson.read_text(encoding="utf-8").replace(REPO, "nobody/not-here"), encoding="utf-8")
+    said, show = [], win.show_status
+    win.show_status = lambda text: (said.append(text), show(text))
+    assert win.lessons.open_lesson(other)
+    assert any("nobody/not-here" in line and "not on this machine" in line for line in said)
+    assert win.controller.info.path == str(folder)  # played on the model in use
+    win.close()
