@@ -131,7 +131,7 @@ class BeamDock(QDockWidget):
     def _on_visible(self, visible: bool) -> None:
         controller = self.window_.controller
         wanted = bool(visible)
-        if wanted == controller.worker.capture_beam:
+        if wanted == controller.capture_beam:
             return
         controller.set_capture_beam(wanted)
         translation = controller.translation

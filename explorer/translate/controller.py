@@ -8,10 +8,13 @@ running when a newer one came in are dropped here, so whatever the user typed la
 
 from __future__ import annotations
 
-from PySide6.QtCore import QCoreApplication, QObject, QThread, Signal
+from PySide6.QtCore import QObject, QThread, Signal
 
-from explorer.translate.worker import LOAD, NO_DEFAULT, TRANSLATE, ModelWorker
+from explorer.translate.worker import LOAD, NO_DEFAULT, TRANSLATE, ModelWorker, TranslateRequest
 from explorer.ui.i18n import tr
+from explorer.ui.worker_thread import WorkerThread
+
+SHUTDOWN_WAIT_MS = 600_000  # a decode in flight is never cut off: Qt aborts if a running thread is destroyed
 
 
 def format_seconds(seconds: float) -> str:
@@ -34,7 +37,7 @@ class Controller(QObject):
     # delivers them there in order, and the GUI thread returns at once.
     _request_default = Signal()
     _request_load = Signal(str)
-    _request_translate = Signal(int, str, int, object, int)
+    _request_translate = Signal(object)  # TranslateRequest
     _request_compare = Signal(str)
 
     def __init__(self, parent: QObject | None = None) -> None:
@@ -46,10 +49,12 @@ class Controller(QObject):
         # grid's ablation sets them (explorer/translate/ablation.py), and a new sentence keeps them removed.
         self.removed_heads: tuple[tuple[str, int, int], ...] = ()
         self._busy = False
-        self._thread = QThread()
-        self._thread.setObjectName("model-worker")
+        # What the open views want with every translation (the formula walkthrough: Q, K, V; the step tab:
+        # the steps; the beam explorer: the final beam). Read when a request is made, and sent with it.
+        self.capture_vectors = False
+        self.capture_steps = False
+        self.capture_beam = False
         self.worker = ModelWorker()
-        self.worker.moveToThread(self._thread)
 
         self._request_default.connect(self.worker.load_default_model)
         self._request_load.connect(self.worker.load_model)
@@ -61,18 +66,15 @@ class Controller(QObject):
         self.worker.failed.connect(self._on_failed)
         self.worker.busy.connect(self._on_busy)
         self.worker.timed.connect(self._on_timed)
-        self._thread.start()
-        app = QCoreApplication.instance()
-        if app is not None:
-            # A backstop for exits that skip the window's closeEvent: Qt aborts the process if a
-            # QThread is destroyed while it is still running.
-            app.aboutToQuit.connect(self.shutdown)
+        # The app's quit is a backstop for exits that skip the window's closeEvent: Qt aborts the process
+        # if a QThread is destroyed while it is still running.
+        self._worker_thread = WorkerThread(self.worker, "model-worker", on_quit=self.shutdown)
 
     # -- requests ------------------------------------------------------------------------------
 
     @property
     def thread(self) -> QThread:
-        return self._thread
+        return self._worker_thread.thread
 
     @property
     def is_busy(self) -> bool:
@@ -96,7 +98,9 @@ class Controller(QObject):
         ``sentence``: for a text of several sentences, which one's attention the answer carries (0-based)."""
         self._latest_id += 1
         self.worker.latest_request_id = self._latest_id
-        self._request_translate.emit(self._latest_id, text, int(beam_size), tuple(self.removed_heads), int(sentence))
+        self._request_translate.emit(TranslateRequest(
+            self._latest_id, text, int(beam_size), tuple(self.removed_heads), int(sentence),
+            self.capture_vectors, self.capture_steps, self.capture_beam))
         return self._latest_id
 
     def load_compare_model(self, path: str) -> None:
@@ -105,21 +109,20 @@ class Controller(QObject):
 
     def set_capture_beam(self, on: bool) -> None:
         """Ask for every hypothesis of the final beam with each translation (the beam explorer is open)."""
-        self.worker.capture_beam = bool(on)
+        self.capture_beam = bool(on)
 
     def set_capture_vectors(self, on: bool) -> None:
         """Ask for every head's Q, K, V with each translation (the formula walkthrough is open)."""
-        self.worker.capture_vectors = bool(on)
+        self.capture_vectors = bool(on)
 
     def set_capture_steps(self, on: bool) -> None:
         """Ask for the search step by step with each translation (the step-by-step tab is shown)."""
-        self.worker.capture_steps = bool(on)
+        self.capture_steps = bool(on)
 
     def shutdown(self) -> None:
-        """Stop the worker thread and wait for it (a running decode finishes first). Idempotent."""
-        if self._thread.isRunning():
-            self._thread.quit()
-            self._thread.wait()
+        """Stop the worker thread and wait for it (a sentence being decoded finishes first, a paragraph
+        stops at its next batch). Idempotent."""
+        self._worker_thread.stop(wait_ms=SHUTDOWN_WAIT_MS)
 
     # -- answers from the worker (delivered on the GUI thread) ---------------------------------
 

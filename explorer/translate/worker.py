@@ -15,7 +15,9 @@ from __future__ import annotations
 
 import dataclasses
 import logging
+import threading
 import time
+from dataclasses import dataclass
 
 from PySide6.QtCore import QObject, Signal, Slot
 
@@ -47,6 +49,21 @@ def _message(exc: BaseException) -> str:
     return f"{UNEXPECTED}: {type(exc).__name__}: {exc}"
 
 
+@dataclass(frozen=True)
+class TranslateRequest:
+    """Everything one translation is asked for, frozen as it left the GUI thread: what the open views
+    want travels with the sentence, so a view opened meanwhile never changes a request already queued."""
+
+    request_id: int
+    text: str
+    beam_size: int = 1
+    removed: tuple = ()  # heads to ablate, (kind, layer, head) 0-based (model/decoding/ablation.py)
+    sentence: int = 0  # of a text of several sentences, the one whose attention comes back (0-based)
+    capture_vectors: bool = False  # every head's Q, K, V (the formula walkthrough is open): a second pass
+    capture_steps: bool = False  # the search step by step (the step-by-step tab is shown): one more pass
+    capture_beam: bool = False  # every hypothesis of the final beam (the beam explorer is open)
+
+
 class Superseded(Exception):
     """The request was overtaken by a newer one while it ran."""
 
@@ -66,16 +83,12 @@ class ModelWorker(QObject):
         self._loaded = None  # model.checkpoint.LoadedModel once a load succeeds
         # Written by the controller on the GUI thread, read here. A plain int assignment is atomic
         # under the GIL, which is all this needs: a request already older than the newest one when
-        # it reaches the front of the queue is skipped, so fast typing does not queue up decodes.
+        # it reaches the front of the queue is skipped, so fast typing does not queue up decodes, and a
+        # paragraph being decoded stops at its next batch.
         self.latest_request_id = 0
-        # Set by the controller while the formula walkthrough is open (the same plain-attribute handoff):
-        # only then does a translation carry every head's Q, K, V, which costs a second pass.
-        self.capture_vectors = False
-        # Likewise while the step-by-step tab is shown: the search's steps, one more decoder pass.
-        self.capture_steps = False
-        # The research workbench (the same handoff): every hypothesis of the final beam while the beam
-        # explorer is open; a second model to compare with (set on this thread by ``load_compare_model``).
-        self.capture_beam = False
+        # Set when the window closes (WorkerThread.stop): a paragraph in flight stops at its next batch.
+        self.cancel_event = threading.Event()
+        # A second model to compare with (File › Compare with model…; set on this thread by load_compare_model).
         self._compare = None
         # The last text of several sentences and its Paragraph: choosing another of its sentences (or a view
         # asking for more of the same one) decodes only that sentence again, not the whole text.
@@ -142,13 +155,12 @@ class ModelWorker(QObject):
             self.failed.emit(kind, _message(exc), 0)
             return None
 
-    @Slot(int, str, int, object, int)
-    def translate(self, request_id: int, text: str, beam_size: int, removed: tuple = (), sentence: int = 0) -> None:
-        """Translate ``text``; the Translation carries ``request_id`` so stale results can be dropped.
-
-        A text of several sentences is translated sentence by sentence (``Translation.paragraph``), and the
-        Translation itself, with its attention, is that of sentence ``sentence`` (0-based).
-        ``removed``: heads to ablate, (kind, layer, head) 0-based (model/decoding/ablation.py)."""
+    @Slot(object)
+    def translate(self, request: TranslateRequest) -> None:
+        """Translate ``request.text``; the Translation carries ``request.request_id`` so stale results can be
+        dropped. A text of several sentences is translated sentence by sentence (``Translation.paragraph``),
+        and the Translation itself, with its attention, is that of sentence ``request.sentence``."""
+        request_id = request.request_id
         if request_id < self.latest_request_id:
             return  # superseded while it waited in the queue; the newer request will answer
         if self._loaded is None:
@@ -157,16 +169,16 @@ class ModelWorker(QObject):
         self.busy.emit(True)
         start = time.perf_counter()
         try:
-            paragraph = self._paragraph(request_id, text, beam_size, tuple(removed or ()))
+            paragraph = self._paragraph(request)
             if paragraph is not None:
-                index = max(0, min(int(sentence), len(paragraph.sentences) - 1))
+                index = max(0, min(request.sentence, len(paragraph.sentences) - 1))
                 paragraph = dataclasses.replace(paragraph, selected=index)
-                text = paragraph.sentences[index].source
-            result = self._translate_one(request_id, text, beam_size, tuple(removed or ()))
+                request = dataclasses.replace(request, text=paragraph.sentences[index].source)
+            result = self._translate_one(request)
             if paragraph is not None:
                 result = dataclasses.replace(result, paragraph=paragraph)
         except Superseded:
-            return  # a newer request came in while the text was decoded: it answers instead
+            return  # a newer request came in while the text was decoded (or the window closed)
         except Exception as exc:  # noqa: BLE001
             self.failed.emit(TRANSLATE, _message(exc), request_id)
         else:
@@ -175,24 +187,25 @@ class ModelWorker(QObject):
         finally:
             self.busy.emit(False)
 
-    def _translate_one(self, request_id: int, text: str, beam_size: int, removed: tuple):
+    def _translate_one(self, r: TranslateRequest):
         """One sentence's Translation, with the attention and whatever the open views asked for."""
-        if removed or self.capture_beam or self._compare is not None:
+        if r.removed or r.capture_beam or self._compare is not None:
             from model.decoding.workbench import translate_more
 
-            return translate_more(self._loaded, text, beam_size, request_id, removed, self.capture_beam,
-                                  self._compare, self.capture_vectors, self.capture_steps)
+            return translate_more(self._loaded, r.text, r.beam_size, r.request_id, tuple(r.removed), r.capture_beam,
+                                  self._compare, r.capture_vectors, r.capture_steps)
         from model.decoding.decode import translate
 
         # Attention capture is on by default; it is what every view draws.
-        return translate(self._loaded, text, beam_size=beam_size, request_id=request_id,
-                         capture_vectors=self.capture_vectors, capture_steps=self.capture_steps)
+        return translate(self._loaded, r.text, beam_size=r.beam_size, request_id=r.request_id,
+                         capture_vectors=r.capture_vectors, capture_steps=r.capture_steps)
 
-    def _paragraph(self, request_id: int, text: str, beam_size: int, removed: tuple):
+    def _paragraph(self, r: TranslateRequest):
         """The Paragraph of a text of several sentences, None for one sentence (translated as it always was).
 
         Every sentence is decoded in one batched pass (model.paragraphs: loops cut and flagged, an empty
         translation kept and marked), with the heads the user removed removed from it too."""
+        text, beam_size, removed = r.text, r.beam_size, tuple(r.removed)
         key = (text, beam_size, removed)
         if self._paragraph_cache is not None and self._paragraph_cache[0] == key:
             return self._paragraph_cache[1]
@@ -210,7 +223,8 @@ class ModelWorker(QObject):
         masks = head_masks(removed, cfg.n_layers, cfg.n_heads) if removed else None
         try:
             done = translate_text(self._loaded, text, beam_size=beam_size, tgt_lang=model_target(self._loaded.path)
-                                  or "de", head_masks=masks, should_stop=lambda: self.latest_request_id > request_id)
+                                  or "de", head_masks=masks, should_stop=lambda: self.latest_request_id > r.request_id
+                                  or self.cancel_event.is_set())
         except Cancelled:
             raise Superseded() from None
         if len(done.sentences) != len(done.spans):  # every sentence in has one out, or nothing is shown

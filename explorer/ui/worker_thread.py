@@ -2,8 +2,8 @@
 
 The worker's slots run on the thread; the GUI thread talks to it through queued signals and stops a job
 with the worker's ``cancel_event`` (a threading.Event, safe from any thread). ``stop`` asks the job to
-end, then joins the thread, so nothing runs on after its window is gone. (The window's older stacks —
-translate, training, workbench — still wire theirs by hand: issue 26 item 2.)
+end, then joins the thread, so nothing runs on after its window is gone. Used by the translation
+controller and the dialogs; the training and workbench stacks still wire theirs by hand (issue 26 item 2).
 """
 
 from __future__ import annotations

@@ -140,7 +140,7 @@ def test_the_tab_asks_for_steps_only_while_shown(qtbot, loaded, fake_model):
     assert win.tabs.currentWidget() is win.step_view and fake_model.step_requests[-1]
     assert win.step_view.n_steps() == len(win.controller.translation.steps.chosen) > 0
     win.tabs.setCurrentIndex(0)
-    assert not win.controller.worker.capture_steps
+    assert not win.controller.capture_steps
     with qtbot.waitSignal(win.controller.translation_ready, timeout=TIMEOUT):
         win.translate_panel.request_translation()
     assert fake_model.step_requests[-1] is False

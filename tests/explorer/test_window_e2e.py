@@ -13,7 +13,7 @@ import pytest
 from PySide6.QtWidgets import QMessageBox
 
 from explorer.attention.tokens import display_piece, elide
-from explorer.translate.worker import ModelWorker
+from explorer.translate.worker import ModelWorker, TranslateRequest
 from explorer.window.info_panel import format_count
 
 from .conftest import REAL_TIMEOUT as TIMEOUT
@@ -108,12 +108,12 @@ def test_worker_on_the_calling_thread(qtbot, tiny_model_dir, tmp_path):
         worker.load_model(str(tmp_path / "missing"))
     assert failed.args[0] == "load" and worker.has_model
     with qtbot.waitSignal(worker.translated, timeout=TIMEOUT) as done:
-        worker.translate(5, "1 2 3", 2)
+        worker.translate(TranslateRequest(5, "1 2 3", 2))
     assert done.args[0].request_id == 5 and done.args[0].attention is not None
     with qtbot.waitSignal(worker.failed, timeout=TIMEOUT) as refused:
-        worker.translate(6, "", 1)
+        worker.translate(TranslateRequest(6, "", 1))
     assert refused.args[0] == "translate" and refused.args[2] == 6
     assert not refused.args[1].startswith("Unexpected")
     worker.latest_request_id = 9
     with qtbot.assertNotEmitted(worker.translated, wait=50):
-        worker.translate(8, "1 2", 1)  # superseded before it started: skipped
+        worker.translate(TranslateRequest(8, "1 2", 1))  # superseded before it started: skipped

@@ -100,7 +100,7 @@ def test_beam_explorer_lists_the_final_beam_and_shows_a_hypothesis_maps(qtbot, w
     win.translate_panel.beam_spin.setValue(4)
     dock = win.live_tools.beam_dock
     tr = _translated(qtbot, win, win.live_tools.beam_action.trigger)  # opening the dock re-translates
-    assert dock.isVisible() and win.controller.worker.capture_beam
+    assert dock.isVisible() and win.controller.capture_beam
     beam = tr.beam
     table = dock.table
     hyps = beam.hypotheses
