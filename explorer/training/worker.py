@@ -23,8 +23,9 @@ import threading
 from dataclasses import dataclass
 from pathlib import Path
 
-from PySide6.QtCore import QCoreApplication, QObject, QThread, Signal, Slot
+from PySide6.QtCore import QObject, QThread, Signal, Slot
 
+from explorer.ui.worker_thread import WorkerThread
 from model.errors import TrainingError, UserError
 from model.records import TrainProgress
 
@@ -198,6 +199,9 @@ def device_choices(gpus: list[tuple[int, str, float]], cpu_bf16: bool = False) -
     return choices
 
 
+SHUTDOWN_WAIT_MS = 600_000  # closing waits for the run's final checkpoint; it is never cut off
+
+
 class TrainRunner(QObject):
     """Owns a :class:`TrainWorker` and its QThread, started on first use and joined by ``shutdown``."""
 
@@ -212,27 +216,24 @@ class TrainRunner(QObject):
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self._running = False
-        self._thread: QThread | None = None
         self.worker = TrainWorker()
+        # Started on first use (finding devices or a run), not with the window: most sessions never train.
+        self._worker_thread = WorkerThread(self.worker, "train-worker", on_quit=self.shutdown,
+                                           cancel=self.worker.stop, start=False)
         self._request_run.connect(self.worker.run)
         self._request_devices.connect(self.worker.find_devices)
         self.worker.progress.connect(self.progress)
         self.worker.note.connect(self.note)
         self.worker.devices_found.connect(self.devices_found)
         self.worker.finished.connect(self._on_finished)
-        app = QCoreApplication.instance()
-        if app is not None:
-            # A backstop for exits that skip the window's closeEvent: Qt aborts the process if a
-            # QThread is destroyed while it is still running.
-            app.aboutToQuit.connect(self.shutdown)
 
     @property
     def running(self) -> bool:
         return self._running
 
     @property
-    def thread(self) -> QThread | None:
-        return self._thread
+    def thread(self) -> QThread:
+        return self._worker_thread.thread
 
     def find_devices(self) -> None:
         self._ensure_thread()
@@ -259,19 +260,11 @@ class TrainRunner(QObject):
 
     def shutdown(self) -> None:
         """Stop a run (it saves its final checkpoint first), then join the thread. Idempotent."""
-        self.worker.stop()
-        if self._thread is not None and self._thread.isRunning():
-            self._thread.quit()  # handled once the running slot returns, after the final save
-            self._thread.wait()
+        self._worker_thread.stop(wait_ms=SHUTDOWN_WAIT_MS)
         self._running = False
 
     def _ensure_thread(self) -> None:
-        if self._thread is None:
-            self._thread = QThread()
-            self._thread.setObjectName("train-worker")
-            self.worker.moveToThread(self._thread)
-        if not self._thread.isRunning():
-            self._thread.start()
+        self._worker_thread.start()
 
     def _on_finished(self) -> None:
         self._running = False
