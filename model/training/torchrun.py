@@ -1,9 +1,10 @@
-"""Training on several processes: the torchrun launcher behind the window and ``train --gpus N``.
+"""Training on several processes: the launcher behind the window and ``train --gpus N``.
 
-``run_distributed`` starts ``python -m torch.distributed.run`` in its own process group, which starts N
-workers ``python -m model.training.worker``. Rank 0 prints each record as a JSON line on stdout; the
-launcher rebuilds the records. Control goes the other way through files in the run folder, which a run
-started by hand with torchrun (on several machines, too) obeys alike: ``STOP`` ends it at the next step
+``run_distributed`` starts ``python -m model.training.launch`` (torchrun's job on one machine, on loopback
+only: see that module) in its own process group, which starts N workers ``python -m model.training.worker``.
+Rank 0 prints each record as a JSON line on stdout; the launcher rebuilds the records. Control goes the other
+way through files in the run folder, which a run started by hand with torchrun (on several machines, too)
+obeys alike: ``STOP`` ends it at the next step
 with a checkpoint, ``PAUSE`` holds it while the file exists.
 """
 
@@ -133,7 +134,7 @@ def _failure(last: TrainProgress | None, final: TrainProgress | None, code: int,
 def run_distributed(cfg: TrainConfig, n_procs: int, control: TrainControl | None = None,
                     resume: Path | None = None, backend: str | None = None,
                     grace_s: float = 60.0) -> Iterator[TrainProgress]:
-    """Train with ``n_procs`` DDP processes under torchrun; yields the records ``run_training`` would.
+    """Train with ``n_procs`` DDP processes on this machine; yields the records ``run_training`` would.
 
     backend: "nccl" (one GPU per process; the default with CUDA) or "gloo" (CPU processes). A stop asks
     rank 0 through the STOP file and, if the run has not ended ``grace_s`` seconds later, sends SIGTERM.
@@ -157,12 +158,12 @@ def run_distributed(cfg: TrainConfig, n_procs: int, control: TrainControl | None
         clear_controls(out)
     except OSError as exc:
         raise UserError(f"cannot write to the output folder {out}: {exc.strerror or exc}") from None
-    cmd = [sys.executable, "-m", "torch.distributed.run", "--standalone", "--nproc-per-node", str(n_procs),
+    cmd = [sys.executable, "-m", "model.training.launch", "--nproc-per-node", str(n_procs),
            "-m", "model.training.worker", "worker", "--config-json", str(out / CONFIG_JSON), "--backend", backend]
     cmd += ["--resume", str(Path(resume).resolve())] if resume is not None else []
     env = dict(os.environ, **{LAUNCHER_ENV: str(os.getpid())})
     env["PYTHONPATH"] = os.pathsep.join(x for x in (str(REPO_ROOT), env.get("PYTHONPATH")) if x)
-    # CPU processes share the cores; torchrun would otherwise pick 1 thread each and say so on stderr.
+    # CPU processes share the cores: each gets its share of threads.
     env.setdefault("OMP_NUM_THREADS", str(cfg.threads or max(1, (os.cpu_count() or 1) // n_procs)))
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, encoding="utf-8",
                             errors="replace", bufsize=1, env=env, start_new_session=True)
@@ -199,7 +200,7 @@ def run_distributed(cfg: TrainConfig, n_procs: int, control: TrainControl | None
                 else:
                     (out / PAUSE).unlink(missing_ok=True)
             if stop_at is not None and term_at is None and now - stop_at > grace_s:
-                _signal(proc.pid, signal.SIGTERM)  # torchrun passes it on and kills what ignores it 30 s later
+                _signal(proc.pid, signal.SIGTERM)  # the launcher passes it on, kills what ignores it 30 s later
                 term_at = now
             if term_at is not None and now - term_at > 45:
                 break
@@ -217,7 +218,7 @@ def run_distributed(cfg: TrainConfig, n_procs: int, control: TrainControl | None
 
 
 def _end(proc: subprocess.Popen, pids: dict[int, int], wait_s: float) -> int:
-    """Wait for torchrun to exit; past wait_s, end it and, since it can no longer, its workers."""
+    """Wait for the launcher to exit; past wait_s, end it and, since it can no longer, its workers."""
     try:
         return proc.wait(timeout=wait_s)
     except subprocess.TimeoutExpired:
@@ -227,6 +228,6 @@ def _end(proc: subprocess.Popen, pids: dict[int, int], wait_s: float) -> int:
         return proc.wait(timeout=5)
     except subprocess.TimeoutExpired:
         _signal(proc.pid, signal.SIGKILL)
-        for pid in pids.values():  # workers live in their own sessions and would outlive torchrun
+        for pid in pids.values():  # a killed launcher cannot end its workers: they would outlive it
             _signal(pid, signal.SIGKILL)
         return proc.wait()

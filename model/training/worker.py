@@ -23,6 +23,7 @@ from model.config import TrainConfig
 from model.errors import UserError
 from model.records import TrainProgress
 from model.training.control import STOP, TrainControl, watch_files
+from model.training.launch import INIT_ENV
 from model.training.run import run_training
 from model.training.torchrun import FAILED, PROBES, STARTED, encode_record, run_folder
 
@@ -52,7 +53,12 @@ def main(argv: list[str] | None = None) -> int:
         torch.cuda.set_device(local)
     cfg = cfg.replace(out_dir=str(out), device=f"cuda:{local}" if backend == "nccl" else "cpu")
     # Generous: the other ranks wait in their next collective while rank 0 validates or saves.
-    torch.distributed.init_process_group(backend, timeout=timedelta(minutes=30))
+    timeout = timedelta(minutes=30)
+    if os.environ.get(INIT_ENV):  # our launcher (model.training.launch): a FileStore, no TCP store at all
+        torch.distributed.init_process_group(backend, init_method=os.environ[INIT_ENV], timeout=timeout,
+                                             rank=int(os.environ["RANK"]), world_size=int(os.environ["WORLD_SIZE"]))
+    else:  # started by hand with torchrun: its rendezvous
+        torch.distributed.init_process_group(backend, timeout=timeout)
     rank = torch.distributed.get_rank()
     _say(sys.stderr, f"{STARTED}: rank {rank} pid {os.getpid()}")
     control = TrainControl()

@@ -190,3 +190,44 @@ def test_without_cuda_no_devices_and_gpu_check_exits_2():
                        text=True, timeout=120, check=False)
     assert r.returncode == 2
     assert r.stderr.startswith("error: no CUDA device") and "Traceback" not in r.stderr
+
+
+def _listening(pids: list[int]) -> set[str]:
+    """The local addresses (hex, as /proc/net/tcp writes them) of every TCP socket the processes listen on."""
+    inodes = set()
+    for pid in pids:
+        fd_dir = Path(f"/proc/{pid}/fd")
+        for fd in (fd_dir.iterdir() if fd_dir.is_dir() else ()):
+            try:
+                target = os.readlink(fd)
+            except OSError:
+                continue
+            if target.startswith("socket:["):
+                inodes.add(target[8:-1])
+    found = set()
+    for table in ("tcp", "tcp6"):
+        lines = Path(f"/proc/net/{table}").read_text().splitlines()[1:]
+        for line in lines:
+            fields = line.split()
+            if fields[3] == "0A" and fields[9] in inodes:  # 0A: LISTEN
+                found.add(fields[1].rsplit(":", 1)[0])
+    return found
+
+
+@pytest.mark.skipif(not Path("/proc/net/tcp").is_file(), reason="reads Linux's /proc")
+def test_a_local_run_listens_on_loopback_only(tmp_path):
+    """#27: torchrun's agent listened on every interface (two stores on *:port); the launcher gives the ranks
+    a FileStore and pins gloo to loopback, so nothing of a local run is reachable from the network."""
+    loopback = {"0100007F", "00000000000000000000000001000000"}  # 127.0.0.1, ::1
+    cfg = tiny_cfg(tmp_path / "run", max_steps=10_000, report_every=1, valid_every=0, probe_every=0,
+                   checkpoint_every=0)
+    control, seen = TrainControl(), set()
+    for rec in run_distributed(cfg, 2, control, backend="gloo"):
+        pids = [rec.extra.get("launcher_pid"), *rec.extra.get("worker_pids", {}).values()]
+        if rec.event == "step" and len(pids) == 3:
+            seen |= _listening(pids)
+            if rec.step >= 3:
+                control.stop()
+    assert rec.event == "stopped"
+    assert seen, "the ranks' own sockets were not found: the check would pass vacuously"
+    assert seen <= loopback, seen

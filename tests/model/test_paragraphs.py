@@ -9,6 +9,7 @@ from model.decoding.loops import LENGTH_LIMIT, REPEATED, find_loop, guard, max_o
 from model.paragraphs.split import layout, split_sentences
 from tests.model.split_cases import CHINESE, ENGLISH
 
+
 @pytest.mark.parametrize("text, expected", ENGLISH)
 def test_english_splits(text, expected):
     assert split_sentences(text, "en") == expected
