@@ -25,6 +25,7 @@ from safetensors.torch import load_file, save_file
 from model.config import LIMITS, ModelConfig
 from model.errors import CheckpointError, UserError
 from model.files import usual_mode, write_folder_atomic
+from model.licence import model_licence
 from model.records import ModelInfo
 from model.safe_json import read_json, read_small_text
 from model.tokenizer import Tokenizer
@@ -117,7 +118,7 @@ class LoadedModel:
                          n_heads=self.config.n_heads, note=str(self.meta.get("note", "")),
                          origin=str(self.meta.get("origin", "native")), d_ff=self.config.d_ff,
                          pe_layout=self.config.pe_layout,
-                         max_train_length=self.max_train_length)
+                         max_train_length=self.max_train_length, licence=model_licence(self.path))
 
 
 def training_length(folder: Path) -> int:
