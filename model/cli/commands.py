@@ -153,7 +153,8 @@ def cmd_info(a) -> int:
     info = load_model_arg(a).info()
     rows = [("path", info.path), ("origin", info.origin), ("parameters", f"{info.n_params:,}"),
             ("vocabulary", info.vocab_size), ("device", info.device),
-            ("licence", info.licence or "not stated (a model takes the terms of its training data)")] + list(info.config)
+            ("licence", info.licence or "not stated (a model takes the terms of its training data)"),
+            *info.config]
     for k, v in rows:
         print(f"{k:>14}: {v}")
     return 0

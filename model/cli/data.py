@@ -24,7 +24,8 @@ def add_data_commands(subparsers) -> None:
     ding = sources.add_parser("ding", help="English–German pairs from the Ding dictionary (trans-de-en)")
     ding.add_argument("--out", type=Path, required=True, metavar="DIR", help="folder for train/valid/test.{en,de}")
     ding.add_argument("--ding", type=Path, default=DING_PATH, metavar="FILE", help=f"Ding file (default {DING_PATH})")
-    ding.add_argument("--valid", type=_count, default=1000, metavar="N", help="held-out validation sentences (default 1000)")
+    ding.add_argument("--valid", type=_count, default=1000, metavar="N",
+                      help="held-out validation sentences (default 1000)")
     ding.add_argument("--test", type=_count, default=1000, metavar="N", help="held-out test sentences (default 1000)")
     ding.add_argument("--seed", type=seed, default=1, metavar="N", help="which pairs are held out and the train order")
     ding.add_argument("--sentence-repeat", type=positive_int, default=1, metavar="K",
