@@ -36,5 +36,5 @@ def test_a_loaded_models_info_carries_its_licence(tiny_model_dir):
     from model.builtin import builtin_model
     from model.checkpoint import load_model
 
-    assert load_model(builtin_model("en-de").path).info().licence.startswith("GPL-2.0-or-later; credit Tatoeba")
+    assert load_model(builtin_model("en-de").path).info().licence.startswith("GPL-2.0-or-later; credit tatoeba.org")
     assert load_model(tiny_model_dir).info().licence == ""  # trained here: its data's terms, unknown here
