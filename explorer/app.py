@@ -153,6 +153,7 @@ def run_gui(args: argparse.Namespace) -> int:
     from explorer.ui import style
 
     app = QApplication.instance() or QApplication(sys.argv[:1])
+    quiet_headless_warnings(app)
     app.setApplicationName("Attention Explorer")
     app.setOrganizationName("AttentionExplorer")
     app.setDesktopFileName("attention-explorer")  # lets Wayland docks match the .desktop file
@@ -198,6 +199,32 @@ def run_gui(args: argparse.Namespace) -> int:
     after_first_paint(window, start)
     window.show()
     return app.exec()
+
+
+# What the headless platforms say each time a shown window's minimum or maximum size changes (the
+# positional-encoding tab's views do, ten times at `--view pe`): true of the plugin, of no use to a user.
+HEADLESS_NOISE = ("This plugin does not support propagateSizeHints()",)
+
+
+def quiet_headless_warnings(app) -> None:
+    """On the offscreen and minimal platforms (a screenshot, a headless start), drop HEADLESS_NOISE; every
+    other message of Qt still reaches stderr, and a real display's messages are untouched."""
+    if app.platformName() not in ("offscreen", "minimal"):
+        return
+    from PySide6.QtCore import qInstallMessageHandler
+
+    previous = None
+
+    def handler(mode, context, message) -> None:
+        if message in HEADLESS_NOISE:
+            return
+        if previous is not None:
+            previous(mode, context, message)
+        else:
+            category = context.category if context.category and context.category != "default" else ""
+            print(f"{category}: {message}" if category else message, file=sys.stderr)
+
+    previous = qInstallMessageHandler(handler)
 
 
 def after_first_paint(widget, callback, fallback_ms: int = 1000) -> None:

@@ -25,10 +25,11 @@ from safetensors.torch import load_file, save_file
 from model.config import LIMITS, ModelConfig
 from model.errors import CheckpointError, UserError
 from model.files import usual_mode, write_folder_atomic
+from model.licence import model_licence
 from model.records import ModelInfo
 from model.safe_json import read_json, read_small_text
 from model.tokenizer import Tokenizer
-from model.transformer import Transformer
+from model.transformer import Transformer, uninitialised
 
 CONFIG, WEIGHTS, SPM, STATE, LATEST = "config.json", "model.safetensors", "spm.model", "train_state.pt", "LATEST"
 TRAIN_CONFIG = "train_config.json"  # the run's TrainConfig, saved beside each checkpoint by model.training
@@ -117,7 +118,7 @@ class LoadedModel:
                          n_heads=self.config.n_heads, note=str(self.meta.get("note", "")),
                          origin=str(self.meta.get("origin", "native")), d_ff=self.config.d_ff,
                          pe_layout=self.config.pe_layout,
-                         max_train_length=self.max_train_length)
+                         max_train_length=self.max_train_length, licence=model_licence(self.path))
 
 
 def training_length(folder: Path) -> int:
@@ -178,8 +179,7 @@ def load_tokenizer(folder: Path, cfg: ModelConfig, data: dict):
 
 def expected_shapes(cfg: ModelConfig) -> dict[str, tuple[int, ...]]:
     """The state dict's names and shapes for ``cfg``, from a model built on the meta device (no memory)."""
-    with torch.device("meta"):
-        model = Transformer(cfg)
+    model = uninitialised(cfg)
     return {name: tuple(t.shape) for name, t in model.state_dict().items()}
 
 
@@ -250,7 +250,7 @@ def load_hf_marian(folder: Path, hf: dict, device: str = "cpu") -> LoadedModel:
 
 def build_model(cfg: ModelConfig, tensors: dict[str, torch.Tensor], source: str) -> Transformer:
     """A Transformer for ``cfg`` holding ``tensors``, each checked for name, shape and finiteness."""
-    model = Transformer(cfg)
+    model = uninitialised(cfg, "cpu")  # not initialised: load_state_dict below replaces every weight
     expected = model.state_dict()
     missing = sorted(set(expected) - set(tensors))
     extra = sorted(set(tensors) - set(expected))

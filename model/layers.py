@@ -254,7 +254,11 @@ class PositionalEncoding(nn.Module):
     def __init__(self, d_model: int, layout: str = "interleaved") -> None:
         super().__init__()
         self.d_model, self.layout = d_model, layout
-        self.register_buffer("table", sinusoidal_table(256, d_model, layout), persistent=False)
+        # Computed on the CPU even inside ``torch.device("meta")`` (model.checkpoint.expected_shapes): the
+        # meta versions of arange/sin/pow are Python kernels whose first use imports torch._dynamo (~1.4 s).
+        with torch.device("cpu"):
+            table = sinusoidal_table(256, d_model, layout)
+        self.register_buffer("table", table, persistent=False)
 
     def forward(self, length: int, offset: int = 0) -> Tensor:
         end = offset + length

@@ -275,6 +275,7 @@ class ModelInfo:
     # Sequences longer than this were skipped in training (TrainConfig.max_tokens_per_sentence, read from
     # the folder's train_config.json), so positions >= it were never seen; 0 when the folder does not say.
     max_train_length: int = 0
+    licence: str = ""  # the weights' licence (model.licence.model_licence); "" when the folder does not say
 
 
 @dataclass(frozen=True)

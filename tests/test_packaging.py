@@ -52,3 +52,29 @@ def test_the_bundle_keeps_every_module_the_app_imports():
     skipped = {line for line in lines if line and not line.startswith("#")}
     dropped = [m for m in loaded if any(m == s or m.startswith(s + ".") for s in skipped)]
     assert not dropped, f"excluded from the bundle but imported: {dropped[:5]}; run packaging/find_excludes.py"
+
+
+def test_the_metadata_says_what_the_code_and_the_shipped_models_are(tmp_path):
+    """PEP 639: the code is MIT, the built-in models GPL-2.0-or-later with Tatoeba's CC BY attribution, and
+    the wheel carries every licence file (issue 33 item 5). Only the metadata is built: seconds, not a wheel."""
+    import subprocess
+    import sys
+    from email.parser import Parser
+
+    code = ("import sys; from setuptools import build_meta; "
+            "print(build_meta.prepare_metadata_for_build_wheel(sys.argv[1]))")
+    out = subprocess.run([sys.executable, "-c", code, str(tmp_path)], cwd=ROOT, capture_output=True, text=True,
+                         timeout=300)
+    assert out.returncode == 0, out.stderr[-2000:]
+    dist_info = tmp_path / out.stdout.strip().splitlines()[-1]
+    meta = Parser().parsestr((dist_info / "METADATA").read_text(encoding="utf-8"))
+    assert meta["License-Expression"] == "MIT AND GPL-2.0-or-later AND LicenseRef-CC-BY-2.0-FR"
+    assert meta["License"] is None  # the old free-text field would contradict the expression
+    files = set(meta.get_all("License-File"))
+    assert files == {"LICENSE", "LICENSES/GPL-2.0-or-later.txt", "assets/models/en-de/LICENSE",
+                     "assets/models/en-zh/LICENSE"}
+    for name in files:
+        assert (dist_info / "licenses" / name).is_file(), name
+    assert "MIT License" in (ROOT / "LICENSE").read_text(encoding="utf-8")
+    cfg = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["setuptools"]
+    assert "models/*/LICENSE" in cfg["package-data"]["attention_explorer.assets"]  # beside each model, too

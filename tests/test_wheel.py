@@ -54,6 +54,7 @@ def test_the_wheel_installs_one_top_level_name_and_the_built_in_model(wheel):
     for needed in ("assets/models/en-de/model.safetensors", "assets/models/en-de/spm.model",
                    "assets/models/en-de/config.json", "assets/models/en-de/MODEL_CARD.md",
                    "assets/models/en-de/heldout/test.en", "assets/models/en-de/heldout/test.de",
+                   "assets/models/en-de/LICENSE", "assets/models/en-zh/LICENSE",
                    "assets/icons/attention-explorer.svg", "explorer/icons/attention-explorer.svg",
                    "assets/i18n/attention_explorer_zh_CN.qm", "assets/i18n/attention_explorer_zh_CN.ts",
                    "model/corpus/__init__.py", "explorer/attention/heatmap.py"):

@@ -12,10 +12,13 @@ lost, and ``pyside6-lrelease`` compiles the ``.qm`` the app loads. A developer t
 from __future__ import annotations
 
 import ast
+import contextlib
+import os
 import re
 import shutil
 import subprocess
 import sys
+import tempfile
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
@@ -77,8 +80,31 @@ def literals_in_code(folder: Path = ROOT) -> list[str]:
     return found
 
 
+@contextlib.contextmanager
+def clean_settings():
+    """The window's settings in an empty temporary file for the duration: the developer's own (a recent
+    model's path, a remembered language) would otherwise show in the window and be collected as words."""
+    from explorer.ui.recent import SETTINGS_ENV
+
+    before = os.environ.get(SETTINGS_ENV)
+    with tempfile.TemporaryDirectory() as tmp:
+        os.environ[SETTINGS_ENV] = str(Path(tmp) / "settings.ini")
+        try:
+            yield
+        finally:
+            if before is None:
+                os.environ.pop(SETTINGS_ENV, None)
+            else:
+                os.environ[SETTINGS_ENV] = before
+
+
 def texts_of_a_window(timeout_ms: int = 120_000) -> list[str]:
     """Every English text of a window that has the built-in model loaded and a sentence translated."""
+    with clean_settings():
+        return _texts_of_a_window(timeout_ms)
+
+
+def _texts_of_a_window(timeout_ms: int) -> list[str]:
     from PySide6.QtCore import QEventLoop, QTimer
     from PySide6.QtWidgets import QApplication
 

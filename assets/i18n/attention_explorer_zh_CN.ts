@@ -1364,6 +1364,18 @@ or train a new model on a parallel corpus.</source>
       <translation>设备：</translation>
     </message>
     <message>
+      <source>Licence:</source>
+      <translation>许可证：</translation>
+    </message>
+    <message>
+      <source>not stated: a model takes the terms of its training data</source>
+      <translation>未注明：模型沿用其训练数据的许可条款</translation>
+    </message>
+    <message>
+      <source>What the weights are distributed under (the model folder's LICENSE or card); Attention Explorer's code is MIT-licensed</source>
+      <translation>权重的分发许可（见模型文件夹中的 LICENSE 或模型卡）；Attention Explorer 的代码采用 MIT 许可证</translation>
+    </message>
+    <message>
       <source>Note:</source>
       <translation>备注：</translation>
     </message>

@@ -50,8 +50,10 @@ class PositionalTab(QtWidgets.QTabWidget):
 
     def set_model(self, info) -> None:
         """A loaded model's ModelInfo: d_model, PE layout and the longest training sequence."""
-        self.table.set_d_model(info.d_model)
-        self.table.set_layout(info.pe_layout)
+        # One redraw of the table for all three changes (set_train_length then finds enough rows).
+        rows = self.table.pe_array().shape[0]
+        self.table.configure(d_model=info.d_model, layout=info.pe_layout,
+                             positions=max(rows, self._rows_for(info.max_train_length)))
         self.clock.set_model(info.d_model, info.pe_layout, info.max_train_length)
         self.set_train_length(info.max_train_length)
 
@@ -65,13 +67,18 @@ class PositionalTab(QtWidgets.QTabWidget):
         if not shown:
             return
         edge = self._train_length - 0.5  # between the last seen row and the first unseen one
-        wanted = self._train_length + max(8, self._train_length // 4)
+        wanted = self._rows_for(self._train_length)
         if self.table.pe_array().shape[0] < wanted:
             self.table.set_positions(wanted)
         self._band.setRegion((edge, FAR))
         self._band_label.setPos(0, edge)
         self._sim_h.setValue(edge)
         self._sim_v.setValue(edge)
+
+    @staticmethod
+    def _rows_for(train_length: int) -> int:
+        """Rows that show the unseen band: a quarter more than the training length (at least 8); 0: none."""
+        return train_length + max(8, train_length // 4) if train_length > 0 else 0
 
     def train_length(self) -> int:
         return self._train_length

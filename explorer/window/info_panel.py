@@ -47,7 +47,7 @@ def model_display_name(path: str) -> str:
 class InfoPanel(QWidget):
     """Shows a :class:`model.records.ModelInfo`, or a hint when no model is loaded."""
 
-    _FIELDS = ("Model", "Origin", "Parameters", "Shape", "Vocabulary", "Device", "Note")
+    _FIELDS = ("Model", "Origin", "Parameters", "Shape", "Vocabulary", "Device", "Licence", "Note")
     # Where a model came from (ModelInfo.origin): its architecture is the paper's either way, its
     # settings (activation, positional layout, ...) are in the table below.
     ORIGINS = {"native": N_("Trained with Attention Explorer"), "marian": N_("Hugging Face Marian (OPUS-MT) folder"),
@@ -109,6 +109,11 @@ class InfoPanel(QWidget):
                               d_ff=d_ff, n=info.n_layers, h=info.n_heads))
         self._set("Vocabulary", tr("{n:,} pieces", n=info.vocab_size))
         self._set("Device", info.device)
+        # The weights' terms (the built-in models are GPL-2.0-or-later, the code MIT); a model trained here
+        # says nothing, and it takes the terms of the data it was trained on.
+        self._set("Licence", info.licence or tr("not stated: a model takes the terms of its training data"),
+                  tooltip=tr("What the weights are distributed under (the model folder's LICENSE or card); "
+                             "Attention Explorer's code is MIT-licensed"))
         self._set("Note", info.note)
         self._form.setRowVisible(self._values["Note"], bool(info.note))  # most models have none
         self.config_table.setRowCount(len(info.config))

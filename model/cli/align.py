@@ -7,7 +7,7 @@ import sys
 from typing import TYPE_CHECKING
 
 from model.analysis.test_set import read_lines
-from model.cli.inputs import MODEL_HELP, load_model_arg
+from model.cli.inputs import DEVICE_HELP, MODEL_HELP, load_model_arg
 from model.cli.types import count, positive_int
 from model.errors import UserError
 
@@ -85,7 +85,7 @@ def cmd_align(a) -> int:
 def add_align_command(subparsers) -> None:
     p = subparsers.add_parser("align", help="word alignments from cross-attention; AER against --gold")
     p.add_argument("--model", metavar="DIR", help=MODEL_HELP)
-    p.add_argument("--device", default="cpu", help="torch device to run on (cpu, cuda, mps)")
+    p.add_argument("--device", default="cpu", metavar="DEVICE", help=DEVICE_HELP)
     p.add_argument("--src", required=True, metavar="FILE", help="source sentences, one a line")
     p.add_argument("--ref", metavar="FILE", help="target sentences to force (default: the model's own translation)")
     p.add_argument("--limit", type=count, default=0, help="use only the first N sentences (0: all)")

@@ -16,7 +16,7 @@ from model.cli.align import add_align_command
 from model.cli.data import add_data_commands
 from model.cli.get_model import add_cli as add_get_model
 from model.cli.heads import add_heads_commands
-from model.cli.inputs import MODEL_HELP, load_model_arg
+from model.cli.inputs import DEVICE_HELP, MODEL_HELP, load_model_arg
 from model.cli.progress import fmt_time
 from model.cli.train import cmd_train
 from model.cli.translate_text import read_text_file, translate_texts
@@ -152,7 +152,9 @@ class _Progress:
 def cmd_info(a) -> int:
     info = load_model_arg(a).info()
     rows = [("path", info.path), ("origin", info.origin), ("parameters", f"{info.n_params:,}"),
-            ("vocabulary", info.vocab_size), ("device", info.device)] + list(info.config)
+            ("vocabulary", info.vocab_size), ("device", info.device),
+            ("licence", info.licence or "not stated (a model takes the terms of its training data)"),
+            *info.config]
     for k, v in rows:
         print(f"{k:>14}: {v}")
     return 0
@@ -222,7 +224,7 @@ def build_parser() -> argparse.ArgumentParser:
     model.add_argument("--no-share-embeddings", action="store_true",
                        help="separate source, target and output matrices instead of the paper's one (an ablation)")
     hw = t.add_argument_group("hardware")
-    hw.add_argument("--device", default="cpu", help="cpu (default), cuda or cuda:N")
+    hw.add_argument("--device", default="cpu", metavar="DEVICE", help=DEVICE_HELP)
     hw.add_argument("--threads", type=positive_int, metavar="N", help="CPU threads for torch (default: torch's choice)")
     hw.add_argument("--cpu-amp", action="store_true",
                     help="CPU: bf16 autocast (needs AVX512-BF16 or AMX; weights stay fp32)")
@@ -255,7 +257,7 @@ def build_parser() -> argparse.ArgumentParser:
                             ("info", cmd_info, "describe a model folder")):
         s = sub.add_parser(name, help=hlp)
         s.add_argument("--model", metavar="DIR", help=MODEL_HELP)
-        s.add_argument("--device", default="cpu", help="cpu (default), cuda or cuda:N")
+        s.add_argument("--device", default="cpu", metavar="DEVICE", help=DEVICE_HELP)
         s.set_defaults(func=func)
         if name == "translate":
             s.add_argument("text", nargs="*",

@@ -22,13 +22,16 @@ def add_data_commands(subparsers) -> None:
     data.set_defaults(func=lambda args: (data.print_help(), 2)[1])
     sources = data.add_subparsers(dest="data_source", metavar="SOURCE", parser_class=_LazyParser)
     ding = sources.add_parser("ding", help="English–German pairs from the Ding dictionary (trans-de-en)")
-    ding.add_argument("--out", type=Path, required=True, help="folder for train/valid/test.{en,de}")
-    ding.add_argument("--ding", type=Path, default=DING_PATH, help=f"Ding file (default {DING_PATH})")
-    ding.add_argument("--valid", type=_count, default=1000, help="held-out validation sentences")
-    ding.add_argument("--test", type=_count, default=1000, help="held-out test sentences")
-    ding.add_argument("--seed", type=seed, default=1, help="which pairs are held out and the train order")
-    ding.add_argument("--sentence-repeat", type=positive_int, default=1, help="copies of each train sentence")
-    ding.add_argument("--max-phrases", type=_count, default=None, help="subsample word/term pairs")
+    ding.add_argument("--out", type=Path, required=True, metavar="DIR", help="folder for train/valid/test.{en,de}")
+    ding.add_argument("--ding", type=Path, default=DING_PATH, metavar="FILE", help=f"Ding file (default {DING_PATH})")
+    ding.add_argument("--valid", type=_count, default=1000, metavar="N",
+                      help="held-out validation sentences (default 1000)")
+    ding.add_argument("--test", type=_count, default=1000, metavar="N", help="held-out test sentences (default 1000)")
+    ding.add_argument("--seed", type=seed, default=1, metavar="N", help="which pairs are held out and the train order")
+    ding.add_argument("--sentence-repeat", type=positive_int, default=1, metavar="K",
+                      help="copies of each train sentence (default 1)")
+    ding.add_argument("--max-phrases", type=_count, default=None, metavar="N",
+                      help="keep at most N word/term pairs, drawn at random (default: all)")
     ding.add_argument("--everyday-phrases", action="store_true",
                       help="with --max-phrases: keep exclamations and phrases made of words the train "
                            "sentences use first, then sample the rest")

@@ -7,7 +7,7 @@ import sys
 import time
 from pathlib import Path
 
-from model.cli.inputs import MODEL_HELP, load_model_arg
+from model.cli.inputs import DEVICE_HELP, MODEL_HELP, load_model_arg
 from model.cli.types import at_least, count
 from model.errors import UserError
 from model.research_records import DEFAULT_SENTENCES
@@ -93,7 +93,7 @@ def add_heads_commands(subparsers) -> None:
 
 def _common(p) -> None:
     p.add_argument("--model", metavar="DIR", help=MODEL_HELP)
-    p.add_argument("--device", default="cpu", help="torch device to run on (cpu, cuda, mps)")
+    p.add_argument("--device", default="cpu", metavar="DEVICE", help=DEVICE_HELP)
     p.add_argument("--src", metavar="FILE",
                    help="source sentences, one a line (default: the model's held-out set, heldout/test.en)")
     p.add_argument("--limit", type=count, default=DEFAULT_SENTENCES,

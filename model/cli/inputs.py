@@ -12,6 +12,8 @@ from model.errors import UserError
 
 MODEL_HELP = ("model or run folder, a built-in model's name (en-de, en-zh; default en-de), or a Hub model "
               "downloaded with get-model (owner/name)")
+# Every command's --device reads the same (one device check answers for all of them).
+DEVICE_HELP = "where to run: cpu (default), cuda, cuda:N or mps, where this torch build has them"
 
 
 def load_model_arg(a):

@@ -111,10 +111,10 @@ def write_augmented(out_dir, n: int, seed: int = 1, exclude: set[str] | None = N
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Options of ``data augment``; the caller wires ``run`` as the handler."""
-    parser.add_argument("--out", type=Path, required=True, help="folder for augment.{en,de}")
-    parser.add_argument("--n", type=int, default=60000, help="number of sentence pairs")
-    parser.add_argument("--seed", type=int, default=1, help="which templates and words are drawn")
-    parser.add_argument("--ding", type=Path, default=DING_PATH, help=f"Ding file (default {DING_PATH})")
+    parser.add_argument("--out", type=Path, required=True, metavar="DIR", help="folder for augment.{en,de}")
+    parser.add_argument("--n", type=int, default=60000, metavar="N", help="number of sentence pairs (default 60000)")
+    parser.add_argument("--seed", type=int, default=1, metavar="N", help="which templates and words are drawn")
+    parser.add_argument("--ding", type=Path, default=DING_PATH, metavar="FILE", help=f"Ding file (default {DING_PATH})")
     parser.add_argument("--no-ding", action="store_true", help="hand-written lexicon only")
     parser.add_argument("--exclude-from", type=Path, action="append", default=[], metavar="DIR",
                         help="corpus folder whose valid/test sentences must not be generated (repeatable)")

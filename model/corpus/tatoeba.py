@@ -241,16 +241,18 @@ def add_arguments(parser) -> None:
     parser.add_argument("--tsv", type=Path, required=True, metavar="FILE",
                         help="manythings.org/anki deu.txt, cmn.txt, …: English<TAB>translation[<TAB>attribution]; "
                              ".tsv, .txt or .xz")
-    parser.add_argument("--out", type=Path, required=True,
+    parser.add_argument("--out", type=Path, required=True, metavar="DIR",
                         help="folder for train/valid/test.{SRC,TGT} (e.g. train.en, train.zh) and stats.json")
     parser.add_argument("--src-lang", default="en", metavar="CODE",
                         help="language of the first column, an ISO 639-1 code (default en)")
     parser.add_argument("--tgt-lang", default=None, metavar="CODE",
                         help="language of the second column (de, zh, fr, …); default: told by the file "
                              "(Chinese by its script, others by the Anki file name deu/cmn/fra/…)")
-    parser.add_argument("--valid", type=_count, default=1000, help="held-out validation pairs (default 1000)")
-    parser.add_argument("--test", type=_count, default=1000, help="held-out test pairs (default 1000)")
-    parser.add_argument("--seed", type=seed_type, default=1, help="which pairs are held out and the train order")
+    parser.add_argument("--valid", type=_count, default=1000, metavar="N",
+                        help="held-out validation pairs (default 1000)")
+    parser.add_argument("--test", type=_count, default=1000, metavar="N", help="held-out test pairs (default 1000)")
+    parser.add_argument("--seed", type=seed_type, default=1, metavar="N",
+                        help="which pairs are held out and the train order")
     parser.add_argument("--ding-sentences", type=_count, default=0, metavar="K",
                         help="mix in K copies of each Ding dictionary example sentence (its held-out "
                              "sentences stay out of train); 0 = Tatoeba only")

@@ -20,9 +20,8 @@ BYTES_TRAINING = 16  # fp32 weights + gradients + Adam's m and v
 
 
 def parameter_count(cfg: ModelConfig) -> int:
-    from model.transformer import Transformer
-    with torch.device("meta"):
-        return sum(p.numel() for p in Transformer(cfg).parameters())
+    from model.transformer import uninitialised
+    return sum(p.numel() for p in uninitialised(cfg).parameters())
 
 
 def available_bytes(device: torch.device) -> int | None:

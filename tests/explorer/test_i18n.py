@@ -21,10 +21,10 @@ from tools.i18n_catalogue import literals_in_code, read_ts
 # a Chinese textbook writes the same way.
 PHRASES = ("Attention Explorer", "attention-explorer train --help", "config.json", "model.safetensors",
            "spm.model", "Hugging Face", "OPUS-MT", "PageUp/PageDown", "Ctrl+Enter", "·ther", "Pharaoh", "Chen",
-           "heldout/")
+           "heldout/", "LICENSE")
 TERMS = {"softmax", "PE", "pos", "BLEU", "CPU", "GPU", "ETA", "Dropout", "PNG", "SVG", "CSV", "NPZ", "TSV", "TAB",
          "NumPy", "Ding", "Marian", "Enter", "logits", "sin", "cos", "png", "svg", "csv", "npz", "ms", "W^Q", "W^K",
-         "Kᵀ", "PEᵀ", "log", "lp"}
+         "Kᵀ", "PEᵀ", "log", "lp", "MIT"}
 WORD = re.compile(r"[A-Za-z0-9_^ᵀεΣ]+")
 
 

@@ -93,3 +93,26 @@ def test_positions_beyond_the_training_length_are_marked_on_table_and_clock(qtbo
     tab.clock.set_position(128)
     assert "beyond the longest training sentence (128 pieces)" in tab.clock.note.text()
     assert tab.clock.last_position() == 199  # at least 0..199, and 1.5 × 128 = 192 is less
+
+
+def test_a_loaded_model_redraws_the_table_once_and_keeps_the_clocks_plots(qtbot, monkeypatch):
+    """A model load is answered on the GUI thread: each table redraw costs ~0.1 s and remaking the clocks
+    0.2 s, which the first window waited through (issue 33 item 6). The result is the model's all the same."""
+    tab = PositionalTab()
+    qtbot.addWidget(tab)
+    plots = [clock["plot"] for clock in tab.clock.clocks]
+    redraws = []
+    real = tab.table._recompute
+    monkeypatch.setattr(tab.table, "_recompute", lambda: (redraws.append(1), real()))
+    info = ModelInfo(path="m", config=(), n_params=1, vocab_size=10, device="cpu", d_model=256, n_layers=1,
+                     n_heads=1, pe_layout="halves", max_train_length=128)
+    tab.set_model(info)
+    assert len(redraws) == 1
+    assert tab.table.pe_array().shape == (160, 256) and tab.table.pe_layout() == "halves"
+    np.testing.assert_allclose(tab.table.pe_array(), sinusoidal_pe(160, 256, "halves"), atol=1e-6)
+    kept = [clock["plot"] for clock in tab.clock.clocks]
+    assert kept[: len(plots)] == plots[: len(kept)]  # the same plot items, retitled
+    speeds = angular_speeds(256)
+    for clock in tab.clock.clocks:
+        s, c = pair_columns(clock["pair"], 256, "halves")
+        assert clock["title"].startswith(f"dims {s}, {c}<br>") and speeds[clock["pair"]] > 0

@@ -47,3 +47,29 @@ def test_version(capsys):
     assert done.value.code == 0
     out = capsys.readouterr().out.strip()
     assert out == f"attention-explorer {version()}" and out.split()[-1][0].isdigit()
+
+
+def _value_options():
+    for path, parser in _parsers(build_parser()):
+        for a in parser._actions:
+            if a.option_strings and a.nargs != 0 and not isinstance(a, argparse._HelpAction):
+                yield path, a
+
+
+def test_device_reads_the_same_in_every_command(capsys):
+    """One device check answers for every command, so every command's --device says the same (issue 33)."""
+    helps = {path: (a.help, a.metavar) for path, a in _value_options() if "--device" in a.option_strings}
+    assert {"attention-explorer train", "attention-explorer translate", "attention-explorer evaluate",
+            "attention-explorer info", "attention-explorer align"} <= set(helps)
+    assert len(set(helps.values())) == 1, helps
+    assert "cuda" in next(iter(helps.values()))[0] and "mps" in next(iter(helps.values()))[0]
+    capsys.readouterr()
+
+
+def test_no_data_option_shows_an_argparse_placeholder(capsys):
+    """`--sentence-repeat SENTENCE_REPEAT` is argparse's name for an option given no metavar: a word a
+    reader must decode. The data commands name each value (N, K, DIR, FILE)."""
+    bare = [f"{path} {a.option_strings[0]}" for path, a in _value_options()
+            if path.startswith("attention-explorer data") and a.metavar is None and not a.choices]
+    assert bare == []
+    capsys.readouterr()
