@@ -14,7 +14,7 @@ from explorer.ui.colormaps import map_to_rgba, text_color_for
 from explorer.ui.i18n import N_, tr
 
 LABEL_W, LABEL_H, TITLE_H = 28, 18, 20
-NUMBER_SHRINK = (1.0, 0.85, 0.72)  # the cell numbers' font, as a fraction of the widget's, tried until they fit
+NUMBER_SHRINK = (1.0, 0.85, 0.72, 0.6)  # the cell numbers' font, as a fraction of the widget's, tried until they fit
 # Short enough for three grids side by side in a 1024-pixel window (the full titles are clipped there).
 GRID_TITLES = {"encoder": N_("Encoder self"), "decoder": N_("Decoder self (masked)"),
                "cross": N_("Cross (encoder–decoder)")}
@@ -67,7 +67,9 @@ class ValueGrid(QtWidgets.QWidget):
         p = QtGui.QPainter(self)
         pal = self.palette()
         p.setPen(pal.color(QtGui.QPalette.ColorRole.WindowText))
-        p.drawText(QtCore.QRectF(0, 0, self.width(), TITLE_H), QtCore.Qt.AlignmentFlag.AlignCenter, self.shown_title())
+        # Cut to the grid's width: three zoomed titles side by side ran into each other.
+        title = self.fontMetrics().elidedText(self.shown_title(), QtCore.Qt.TextElideMode.ElideRight, self.width() - 4)
+        p.drawText(QtCore.QRectF(0, 0, self.width(), TITLE_H), QtCore.Qt.AlignmentFlag.AlignCenter, title)
         rows, cols = self.values.shape
         if rows == 0 or cols == 0:
             p.drawText(self.rect(), QtCore.Qt.AlignmentFlag.AlignCenter, "—")
