@@ -432,6 +432,10 @@ B 的译文：{text}</translation>
       <translation>完整模型：{n} 个句子上 BLEU {bleu:.1f}，chrF {chrf:.1f}{cached}。格子：去掉该头后损失的 BLEU；最重要的是 {head}，损失 {drop:.1f}。</translation>
     </message>
     <message>
+      <source>BLEU lost</source>
+      <translation>BLEU 损失</translation>
+    </message>
+    <message>
       <source> (from the cache)</source>
       <translation>（来自缓存）</translation>
     </message>

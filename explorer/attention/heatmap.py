@@ -19,6 +19,13 @@ from explorer.ui.colormaps import DEFAULT_COLORMAP, get_colormap, map_to_rgba, t
 from explorer.ui.i18n import tr
 
 CELL_NUMBERS_MAX = 12  # write the weight inside each cell up to this many rows and columns
+NUMBER_SHRINK = (1.0, 0.85, 0.7)  # the cell numbers' font, as a fraction of theirs, tried until "0.00" fits
+
+
+def cell_text(value: float, compact: bool) -> str:
+    """A weight as a cell writes it: "0.43", or in narrow cells ".43" (a weight is never above 1)."""
+    text = f"{value:.2f}"
+    return text[1:] if compact and text.startswith("0") else (text[:3] if compact else text)
 BASE_POINT_SIZE = 11.0  # plot text at font scale 1; the app's own base is a little larger
 
 
@@ -81,6 +88,7 @@ class HeatmapView(QtWidgets.QWidget):
         self._titles = ("", "Query", "Key")
         self._axis_labels: tuple | None = None  # what _apply_titles last gave the axes
         self.cell_numbers_max = CELL_NUMBERS_MAX  # a view sharing its width with others may ask for fewer
+        self._number_style: tuple[float, bool] | None = None  # (point size, compact) of the numbers; None: none fit
 
         self.canvas = pg.GraphicsLayoutWidget()
         self._left = TokenAxis("left")
@@ -109,6 +117,10 @@ class HeatmapView(QtWidgets.QWidget):
         )
         self.color_bar.setImageItem(self.image, insert_in=self.plot)
         self.canvas.scene().sigMouseMoved.connect(self.on_mouse_moved)
+        # Cells change size with the window, a splitter, the presentation font or a held frame: the
+        # numbers are fitted to them again (narrow Compare maps overprinted "0.000.000.00").
+        self.plot.vb.sigResized.connect(self._refit_cell_numbers)
+        self.plot.vb.sigRangeChanged.connect(self._refit_cell_numbers)
         # pyqtgraph reports moves only inside the scene; leaving the plot must clear the hover too,
         # or the last cell stays boxed and read out after the pointer has gone.
         self.canvas.installEventFilter(self)
@@ -290,20 +302,54 @@ class HeatmapView(QtWidgets.QWidget):
         rows, cols = self._values.shape
         if rows == 0 or rows > self.cell_numbers_max or cols > self.cell_numbers_max:
             return
+        self._number_style = self._fitting_number_style()
+        if self._number_style is None:
+            return  # the read-out still gives each cell's weight on hover
+        size, compact = self._number_style
         rgba = map_to_rgba(self._displayed, self._cmap_name)
         font = QtGui.QFont(self.font())
-        font.setPointSizeF(BASE_POINT_SIZE * 0.9 * self._font_scale)
+        font.setPointSizeF(size)
         for r in range(rows):
             for c in range(cols):
                 if self._masked[r, c]:
                     continue
-                item = pg.TextItem(f"{self._values[r, c]:.2f}", color=text_color_for(rgba[r, c]),
+                item = pg.TextItem(cell_text(self._values[r, c], compact), color=text_color_for(rgba[r, c]),
                                    anchor=(0.5, 0.5))
                 item.setFont(font)
                 item.setPos(c, r)
                 item.setZValue(6)
                 self.plot.addItem(item)
                 self._cell_texts.append(item)
+
+    def _fitting_number_style(self) -> tuple[float, bool] | None:
+        """The largest cell-number size at which "0.00" fits a cell as drawn now, else at which ".00"
+        does (compact), as (point size, compact); None when neither fits. Before the view is first laid
+        out its cells have no size: the full size then (the first resize refits)."""
+        full = BASE_POINT_SIZE * 0.9 * self._font_scale
+        vb = self.plot.vb
+        (x0, x1), (y0, y1) = vb.viewRange()
+        if vb.width() < 2 or vb.height() < 2 or x1 <= x0 or y1 <= y0:
+            return full, False
+        cell_w, cell_h = vb.width() / (x1 - x0), vb.height() / (y1 - y0)
+        font = QtGui.QFont(self.font())
+        for compact, widest in ((False, "0.00"), (True, ".00")):
+            for factor in NUMBER_SHRINK:
+                font.setPointSizeF(full * factor)
+                metrics = QtGui.QFontMetricsF(font)
+                if metrics.horizontalAdvance(widest) + 4 <= cell_w and metrics.height() <= cell_h:
+                    return full * factor, compact
+        return None
+
+    def _refit_cell_numbers(self, *_args) -> None:
+        rows, cols = self._values.shape
+        if rows == 0 or rows > self.cell_numbers_max or cols > self.cell_numbers_max:
+            return
+        if self._fitting_number_style() != self._number_style:
+            self._rebuild_cell_numbers()
+
+    def cell_number_style(self) -> tuple[float, bool] | None:
+        """(point size, compact) of the cell numbers, or None when they do not fit (or are not drawn)."""
+        return self._number_style if self._cell_texts else None
 
     def cell_number_texts(self) -> list[str]:
         return [item.textItem.toPlainText() for item in self._cell_texts]

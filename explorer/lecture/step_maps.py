@@ -9,12 +9,11 @@ pieces are not named yet (the class should not read the answer before the model 
 from __future__ import annotations
 
 import numpy as np
-from PySide6 import QtCore, QtGui, QtWidgets
+from PySide6 import QtCore, QtWidgets
 
 from explorer.attention.heatmap import CELL_NUMBERS_MAX, HeatmapView
 from explorer.attention.mask_overlay import highlight_box
 from explorer.ui.i18n import tr
-from explorer.ui.style import BASE_POINT_SIZE
 from model.records import AttentionMaps
 
 HIGHLIGHT = "#ff3b30"  # the heatmap's hover red: "this row is the step now"
@@ -57,8 +56,8 @@ class StepMaps(QtWidgets.QWidget):
         dec = head_matrix(maps, "decoder", layer, head)[:t, :t]
         cross = head_matrix(maps, "cross", layer, head)[:t]
         rows = maps.target_tokens[:t]
-        self.decoder.cell_numbers_max = self._numbers_max(self.decoder, n_target, n_target)
-        self.cross.cell_numbers_max = self._numbers_max(self.cross, n_target, n_source)
+        self.decoder.cell_numbers_max = self._numbers_max(n_target, n_target)
+        self.cross.cell_numbers_max = self._numbers_max(n_target, n_source)
         self.decoder.set_matrix(dec, rows, rows, masked=maps.masked("decoder")[:t, :t],
                                 title=tr("Decoder masked self-attention"),
                                 row_title=tr("Query (decoder input)"), col_title=tr("Key (decoder input)"))
@@ -71,16 +70,12 @@ class StepMaps(QtWidgets.QWidget):
         self._box.show()
         self._shown = (dec.astype(np.float32), cross.astype(np.float32))
 
-    def _numbers_max(self, view: HeatmapView, rows: int, cols: int) -> int:
-        """Numbers in the cells only where the finished frame's cells are wider than "0.00": the two maps
-        share the width, so on a projector most frames are too narrow (the read-out still says it)."""
-        font = QtGui.QFont(self.font())
-        font.setPointSizeF(BASE_POINT_SIZE * 0.9 * self._font_scale)  # the heatmap's cell-number size
-        width = view.plot.vb.width() or 0.6 * view.width()
-        cell_w, cell_h = width / max(cols, 1), (view.plot.vb.height() or 0.6 * view.height()) / max(rows, 1)
-        metrics = QtGui.QFontMetricsF(font)
-        fits = cell_w >= metrics.horizontalAdvance("0.00") + 4 and cell_h >= metrics.height()
-        return CELL_NUMBERS_MAX if fits else 0
+    @staticmethod
+    def _numbers_max(rows: int, cols: int) -> int:
+        """Numbers in the cells by the finished frame's size, so they do not vanish at step 13; whether
+        they fit the cells is the heatmap's to judge, at the cells' size as drawn (a stale guess made
+        here dropped the cross row's numbers in presentation mode)."""
+        return CELL_NUMBERS_MAX if max(rows, cols) <= CELL_NUMBERS_MAX else 0
 
     def resizeEvent(self, event) -> None:  # Qt override
         super().resizeEvent(event)

@@ -25,7 +25,6 @@ from explorer.training.worker import TrainRunner
 from explorer.ui import style
 from explorer.ui.i18n import N_, again, tr
 from explorer.ui.scroll import ColumnScrollArea
-from explorer.ui.wheel_guard import WheelGuard
 from model.choices import UserError, corpus_options
 from model.records import TrainProgress, Translation
 
@@ -130,7 +129,6 @@ class TrainPanel(QtWidgets.QWidget):
         layout.setContentsMargins(4, 4, 4, 4)
         layout.addWidget(self.split)
         self._scroll = scroll
-        self._wheel_guard = WheelGuard(self.form, scroll)  # the wheel scrolls the form, not its fields
 
     # ----------------------------------------------------------------------------------- public API
     def state(self) -> str:

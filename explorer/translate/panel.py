@@ -30,7 +30,10 @@ from explorer.ui.i18n import tr
 from explorer.ui.style import make_error, make_heading, make_muted, make_primary, scaled_font
 
 MAX_HISTORY = 10
-TRANSLATION_LINES = 5
+QWIDGETSIZE_MAX = (1 << 24) - 1  # Qt's "no maximum" for a widget's size (not exported by PySide6)
+HISTORY_ROWS = 4  # rows the history list shows before it scrolls
+SOURCE_LINES = (2, 4)  # the source box's height follows its text between these many lines
+TRANSLATION_LINES = 5  # the most lines the translation box grows to before it scrolls
 DEFAULT_SENTENCE = "The weather is nice today."
 
 
@@ -112,6 +115,10 @@ class TranslatePanel(QWidget):
         self.history_list.setToolTip("Click a sentence to translate it again")
         self.history_list.itemClicked.connect(lambda item: self.use_history(item.text()))
         self.history_list.itemActivated.connect(lambda item: self.use_history(item.text()))
+        # Boxes sized to what they hold: a box kept at its largest (five lines for a two-line translation,
+        # five rows for one sentence) left blank gaps and pushed the model facts below a 1024 × 768 screen.
+        for edit in (self.source_edit, self.translation_view):
+            edit.document().documentLayout().documentSizeChanged.connect(self._fit_boxes)
 
         row = QHBoxLayout()
         row.addWidget(QLabel("Beam"))
@@ -257,9 +264,18 @@ class TranslatePanel(QWidget):
     def _fit_wrapped(self) -> None:
         # A word-wrapped label's height depends on its width, which the layout's minimum ignores;
         # without a fixed height a long message overlaps the rows above it instead of pushing down.
-        width = max(1, self.layout().contentsRect().width())  # a label just shown has no width yet
+        # The panel's width less the margins: the layout's own rectangle is empty while a relayout
+        # is pending, and a label fitted to a width of 1 px stood 380 px tall, a blank gap above it.
+        margins = self.layout().contentsMargins()
+        width = self.width() - margins.left() - margins.right()
+        if width < 40:  # not laid out yet; the first resize fits the labels
+            return
         for label in (self.unknown_label, self.error_label):
             if label.isVisibleTo(self):
+                # A QLabel's height for a width never goes below its minimum height: the fixed height
+                # set last time is lifted first, or one bad fit would stay for good.
+                label.setMinimumHeight(0)
+                label.setMaximumHeight(QWIDGETSIZE_MAX)
                 label.setFixedHeight(label.heightForWidth(width))
 
     def add_history(self, text: str) -> None:
@@ -274,6 +290,7 @@ class TranslatePanel(QWidget):
         while self.history_list.count() > MAX_HISTORY:
             self.history_list.takeItem(self.history_list.count() - 1)
         self.history_list.setCurrentRow(0)  # the highlight follows the sentence to the top
+        self._fit_boxes()
 
     def history(self) -> list[str]:
         return [self.history_list.item(i).text() for i in range(self.history_list.count())]
@@ -286,12 +303,19 @@ class TranslatePanel(QWidget):
         del scale  # the app font carries the scale; the translation is always 1.5× of it
         self.translation_view.setFont(scaled_font(1.5))
         self.source_edit.setFont(scaled_font(1.25))  # the sentence under discussion reads larger
-        # Room for about four lines of source and five of translation (a long sentence's translation
-        # must not hide behind a scroll bar); the column scrolls when the screen is shorter.
-        # Recomputed here because zoom changes the lines.
-        for edit, n_lines in ((self.source_edit, 4), (self.translation_view, TRANSLATION_LINES)):
-            lines = edit.fontMetrics().lineSpacing() * n_lines
-            edit.setFixedHeight(lines + 2 * edit.frameWidth() + 12)
-        # The history is a short list; capping it leaves the column's spare height to the model info.
-        rows = self.history_list.fontMetrics().lineSpacing() + 6
-        self.history_list.setMaximumHeight(rows * MAX_HISTORY // 2 + 8)
+        self._fit_boxes()
+
+    def _fit_boxes(self, *_size) -> None:
+        """Fit the source and translation boxes to their wrapped lines, and the history to its rows,
+        each within its bounds; above them the box scrolls. Called again when a text, its wrapping
+        (the column's width) or the font changes."""
+        for edit, (least, most) in ((self.source_edit, SOURCE_LINES), (self.translation_view, (2, TRANSLATION_LINES))):
+            # A plain text document's layout measures its height in lines, wrapped at the box's width.
+            lines = round(edit.document().documentLayout().documentSize().height())
+            spacing = edit.fontMetrics().lineSpacing()
+            edit.setFixedHeight(min(max(lines, least), most) * spacing + 2 * edit.frameWidth() + 12)
+        rows = min(max(self.history_list.count(), 1), HISTORY_ROWS)
+        row_height = self.history_list.sizeHintForRow(0) if self.history_list.count() else -1
+        if row_height <= 0:  # an empty list has no row to measure
+            row_height = self.history_list.fontMetrics().lineSpacing() + 2
+        self.history_list.setFixedHeight(rows * row_height + 2 * self.history_list.frameWidth() + 4)

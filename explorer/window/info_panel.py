@@ -44,6 +44,19 @@ def model_display_name(path: str) -> str:
     return name
 
 
+class ConfigTable(QTableWidget):
+    """The configuration table asks for a few rows only and takes the column's spare height: asking
+    for all its rows made the sentence column taller than a 1024 × 768 screen, so it always scrolled."""
+
+    PREFERRED_ROWS = 3
+
+    def sizeHint(self):  # noqa: N802 - Qt override
+        hint = super().sizeHint()
+        rows = self.verticalHeader().defaultSectionSize() * self.PREFERRED_ROWS
+        hint.setHeight(min(hint.height(), self.horizontalHeader().sizeHint().height() + rows + 2 * self.frameWidth()))
+        return hint
+
+
 class InfoPanel(QWidget):
     """Shows a :class:`model.records.ModelInfo`, or a hint when no model is loaded."""
 
@@ -66,7 +79,7 @@ class InfoPanel(QWidget):
             self._values[name] = value
             form.addRow(f"{name}:", value)
 
-        self.config_table = QTableWidget(0, 2)
+        self.config_table = ConfigTable(0, 2)
         self.config_table.setHorizontalHeaderLabels(["Setting", "Value"])
         self.config_table.verticalHeader().setVisible(False)
         self.config_table.horizontalHeader().setSectionResizeMode(

@@ -17,7 +17,7 @@ from PySide6 import QtWidgets
 from explorer.ui.colormaps import DEFAULT_COLORMAP
 from explorer.ui.i18n import N_, tr, translate
 from explorer.workbench.run_bar import RunBar
-from explorer.workbench.value_grid import GRID_TITLES, ValueGrid
+from explorer.workbench.value_grid import GRID_TITLES, ScaleBar, ValueGrid
 from model.records import KINDS
 from model.research_records import Importance
 
@@ -40,6 +40,7 @@ class ImportanceView(QtWidgets.QWidget):
         self.export_button.setEnabled(False)
         self.export_button.clicked.connect(self._export_dialog)
         self.grids = {k: ValueGrid(GRID_TITLES[k], DEFAULT_COLORMAP) for k in KINDS}
+        self.scale_bar = ScaleBar(DEFAULT_COLORMAP)  # the grids' shared scale: BLEU lost, 0 to the largest
         self.curve_plot = pg.PlotWidget()
         self.curve_plot.setBackground(None)
         self.curve_plot.setLabel("bottom", "heads removed (least important first)")
@@ -58,6 +59,7 @@ class ImportanceView(QtWidgets.QWidget):
         layout.addWidget(self.run_bar)
         layout.addLayout(head)
         layout.addLayout(grids, 3)
+        layout.addWidget(self.scale_bar)
         layout.addWidget(self.curve_plot, 2)
 
     def set_result(self, result: Importance, n_layers: int, n_heads: int) -> None:
@@ -67,6 +69,7 @@ class ImportanceView(QtWidgets.QWidget):
         top = max([float(np.nanmax(d)) for d in drops.values() if np.isfinite(d).any()] + [1e-9])
         for k in KINDS:
             self.grids[k].set_values(drops[k], levels=(0.0, top), fmt="{:.1f}")
+        self.scale_bar.set_levels(0.0, top, tr("BLEU lost"))
         x = np.arange(len(result.curve) + 1)
         self.curve.setData(x, [result.bleu] + [h.bleu for h in result.curve])
         worst = max(result.heads, key=lambda h: result.bleu - h.bleu)
@@ -82,6 +85,7 @@ class ImportanceView(QtWidgets.QWidget):
         self.summary.setText(translate(HINT))
         for g in self.grids.values():
             g.clear()
+        self.scale_bar.clear()
         self.curve.setData([], [])
         self.export_button.setEnabled(False)
 

@@ -11,6 +11,7 @@ from pathlib import Path
 from PySide6 import QtCore, QtWidgets
 
 from explorer.ui.flow_layout import FlowLayout
+from explorer.ui.wheel_guard import WheelGuard
 from model.research_records import DEFAULT_SENTENCES, AnalysisProgress, format_eta
 
 HELDOUT_TEXT = "the model's held-out set"
@@ -57,6 +58,8 @@ class RunBar(QtWidgets.QWidget):
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(top)
         layout.addWidget(self.message)
+        # Scrolling the workbench past the bar must not change how many sentences it runs on.
+        self._wheel_guard = WheelGuard(self)
 
         self.run_button.clicked.connect(self._run)
         self.cancel_button.clicked.connect(self.cancel_requested)

@@ -14,6 +14,7 @@ from explorer.ui.colormaps import map_to_rgba, text_color_for
 from explorer.ui.i18n import N_, tr
 
 LABEL_W, LABEL_H, TITLE_H = 28, 18, 20
+NUMBER_SHRINK = (1.0, 0.85, 0.72, 0.6)  # the cell numbers' font, as a fraction of the widget's, tried until they fit
 # Short enough for three grids side by side in a 1024-pixel window (the full titles are clipped there).
 GRID_TITLES = {"encoder": N_("Encoder self"), "decoder": N_("Decoder self (masked)"),
                "cross": N_("Cross (encoder–decoder)")}
@@ -66,13 +67,16 @@ class ValueGrid(QtWidgets.QWidget):
         p = QtGui.QPainter(self)
         pal = self.palette()
         p.setPen(pal.color(QtGui.QPalette.ColorRole.WindowText))
-        p.drawText(QtCore.QRectF(0, 0, self.width(), TITLE_H), QtCore.Qt.AlignmentFlag.AlignCenter, self.shown_title())
+        # Cut to the grid's width: three zoomed titles side by side ran into each other.
+        title = self.fontMetrics().elidedText(self.shown_title(), QtCore.Qt.TextElideMode.ElideRight, self.width() - 4)
+        p.drawText(QtCore.QRectF(0, 0, self.width(), TITLE_H), QtCore.Qt.AlignmentFlag.AlignCenter, title)
         rows, cols = self.values.shape
         if rows == 0 or cols == 0:
             p.drawText(self.rect(), QtCore.Qt.AlignmentFlag.AlignCenter, "—")
             return
         rgba = self.colors()
         center = QtCore.Qt.AlignmentFlag.AlignCenter
+        number_font = self.number_font()
         for c in range(cols):
             r0 = self.cell_rect(0, c)
             p.drawText(QtCore.QRectF(r0.x(), TITLE_H, r0.width(), LABEL_H), center, f"H{c + 1}")
@@ -85,8 +89,81 @@ class ValueGrid(QtWidgets.QWidget):
                 if color[3] == 0:
                     continue
                 p.fillRect(rect.adjusted(1, 1, -1, -1), QtGui.QColor(*map(int, color)))
-                if rect.width() > 30 and rect.height() > 14:
+                if number_font is not None:
+                    p.setFont(number_font)
                     p.setPen(QtGui.QColor(text_color_for(color)))
                     p.drawText(rect, center, self.fmt.format(self.values[r, c]))
                     p.setPen(pal.color(QtGui.QPalette.ColorRole.WindowText))
+                    p.setFont(self.font())
+        p.end()
+
+    def number_font(self) -> QtGui.QFont | None:
+        """The font the cells' numbers are written in: the widget's, made smaller until the widest number
+        fits a cell (a 1024-pixel window's three grids have cells of ~20 px, which showed colours alone);
+        None when even the smallest does not fit."""
+        finite = self.values[np.isfinite(self.values)]
+        if finite.size == 0:
+            return None
+        cell = self.cell_rect(0, 0)
+        texts = [self.fmt.format(v) for v in (finite.min(), finite.max())]
+        font = QtGui.QFont(self.font())
+        base = self.font().pointSizeF()
+        for factor in NUMBER_SHRINK:
+            font.setPointSizeF(base * factor)
+            metrics = QtGui.QFontMetricsF(font)
+            if max(metrics.horizontalAdvance(t) for t in texts) + 2 <= cell.width() and metrics.height() <= cell.height():
+                return font
+        return None
+
+
+class ScaleBar(QtWidgets.QWidget):
+    """The grids' colour scale as a strip: the colour map from ``low`` to ``high`` with both ends named,
+    so a colour reads as a number where a cell is too small to write it."""
+
+    def __init__(self, colormap: str = "viridis", parent=None) -> None:
+        super().__init__(parent)
+        self.colormap = colormap
+        self.levels: tuple[float, float] | None = None
+        self.unit = ""
+        self.setFixedHeight(self.fontMetrics().height() + 14)
+        self.setMinimumWidth(160)
+
+    def set_levels(self, low: float, high: float, unit: str = "") -> None:
+        self.levels, self.unit = (float(low), float(high)), unit
+        self.update()
+
+    def clear(self) -> None:
+        self.levels = None
+        self.update()
+
+    def end_labels(self) -> tuple[str, str]:
+        """The texts at the strip's two ends ('' when there is no scale)."""
+        if self.levels is None:
+            return "", ""
+        low, high = self.levels
+        return f"{low:.1f}", f"{high:.1f} {self.unit}".strip()
+
+    def changeEvent(self, event) -> None:  # noqa: N802 - Qt override: zoom changes the font
+        if event.type() == QtCore.QEvent.Type.FontChange:
+            self.setFixedHeight(self.fontMetrics().height() + 14)
+        super().changeEvent(event)
+
+    def paintEvent(self, event) -> None:  # noqa: N802 - Qt override
+        if self.levels is None:
+            return
+        p = QtGui.QPainter(self)
+        left, right = self.end_labels()
+        metrics = self.fontMetrics()
+        x0 = metrics.horizontalAdvance(left) + 8
+        x1 = self.width() - metrics.horizontalAdvance(right) - 8
+        strip = QtCore.QRectF(x0, 4, max(1.0, x1 - x0), self.height() - 8)
+        rgba = map_to_rgba(np.linspace(0.0, 1.0, 64), self.colormap)
+        step = strip.width() / len(rgba)
+        for i, color in enumerate(rgba):
+            p.fillRect(QtCore.QRectF(strip.x() + i * step, strip.y(), step + 1, strip.height()),
+                       QtGui.QColor(*map(int, color)))
+        p.setPen(self.palette().color(QtGui.QPalette.ColorRole.WindowText))
+        vcenter = QtCore.Qt.AlignmentFlag.AlignVCenter
+        p.drawText(QtCore.QRectF(0, 0, x0 - 4, self.height()), vcenter | QtCore.Qt.AlignmentFlag.AlignRight, left)
+        p.drawText(QtCore.QRectF(x1 + 4, 0, self.width() - x1, self.height()), vcenter, right)
         p.end()

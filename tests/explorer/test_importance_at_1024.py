@@ -1,0 +1,49 @@
+"""Head importance in a 1024-pixel window: the cells of the three grids are ~20 px wide, and showed
+colours with neither numbers nor a scale to read them by (issue 31 item 15)."""
+
+from __future__ import annotations
+
+import numpy as np
+from PySide6.QtGui import QColor, QFontMetricsF
+
+from explorer.workbench.importance_view import ImportanceView
+from explorer.workbench.value_grid import ValueGrid
+
+
+def test_narrow_cells_still_carry_their_numbers(qtbot):
+    grid = ValueGrid("Encoder self")
+    qtbot.addWidget(grid)
+    grid.resize(200, 170)  # a third of the Workbench's width at 1024 × 768: cells of 21 px for 8 heads
+    values = np.linspace(0.0, 7.5, 48).reshape(6, 8)
+    grid.set_values(values, levels=(0.0, 7.5), fmt="{:.1f}")
+    grid.show()
+    qtbot.waitExposed(grid)
+    cell = grid.cell_rect(5, 7)
+    # Pixels: the cell holds text in a colour other than its fill, not only the fill.
+    image = grid.grab().toImage()
+    fill = QColor(*map(int, grid.colors()[5, 7][:3]))
+    inner = cell.adjusted(2, 2, -2, -2).toRect()
+    others = sum(1 for x in range(inner.left(), inner.right()) for y in range(inner.top(), inner.bottom())
+                 if abs(image.pixelColor(x, y).lightness() - fill.lightness()) > 60)
+    assert others > 5
+    font = grid.number_font()
+    assert font is not None and QFontMetricsF(font).horizontalAdvance("7.5") + 2 <= cell.width()
+
+
+def test_the_grids_share_a_named_colour_scale(qtbot):
+    from model.research_records import HeadScore, Importance  # noqa: PLC0415
+
+    view = ImportanceView()
+    qtbot.addWidget(view)
+    view.resize(1000, 600)
+    view.show()
+    assert view.scale_bar.end_labels() == ("", "")  # nothing to scale yet
+    heads = tuple(HeadScore(f"{kind}:{layer + 1}.{head + 1}", bleu=30.0 - (layer + head) * 0.4, chrf=50.0)
+                  for kind in ("encoder", "decoder", "cross") for layer in range(2) for head in range(4))
+    result = Importance(bleu=30.0, chrf=50.0, sentences=10, heads=heads, curve=heads[:3], cached=False)
+    view.set_result(result, 2, 4)
+    low, high = view.scale_bar.end_labels()
+    assert low == "0.0" and high == "1.6 BLEU lost"  # layer 2, head 4: 4 × 0.4
+    assert view.scale_bar.isVisible() and view.scale_bar.height() > 10
+    view.clear()
+    assert view.scale_bar.end_labels() == ("", "")
