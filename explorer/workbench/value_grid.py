@@ -111,7 +111,8 @@ class ValueGrid(QtWidgets.QWidget):
         for factor in NUMBER_SHRINK:
             font.setPointSizeF(base * factor)
             metrics = QtGui.QFontMetricsF(font)
-            if max(metrics.horizontalAdvance(t) for t in texts) + 2 <= cell.width() and metrics.height() <= cell.height():
+            widest = max(metrics.horizontalAdvance(t) for t in texts)
+            if widest + 2 <= cell.width() and metrics.height() <= cell.height():
                 return font
         return None
 
