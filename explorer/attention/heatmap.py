@@ -19,6 +19,12 @@ from explorer.ui.colormaps import DEFAULT_COLORMAP, get_colormap, map_to_rgba, t
 from explorer.ui.i18n import tr
 
 CELL_NUMBERS_MAX = 12  # write the weight inside each cell up to this many rows and columns
+# The canvas' least height in lines of its text: the title, the slanted key labels, the axis title and
+# rows still tall enough to tell apart. Without it a dock under the maps (the formula walkthrough) at a
+# zoomed font squeezed the map to ~35 px, where the numbers overprinted and the colour bar's labels
+# piled up; with it the dock gives the height up and scrolls. The attention panel's Head view asks
+# for it; views that share a tab with others (training, compare) keep 0.
+MIN_CANVAS_LINES = 10
 BASE_POINT_SIZE = 11.0  # plot text at font scale 1; the app's own base is a little larger
 
 
@@ -81,6 +87,7 @@ class HeatmapView(QtWidgets.QWidget):
         self._titles = ("", "Query", "Key")
         self._axis_labels: tuple | None = None  # what _apply_titles last gave the axes
         self.cell_numbers_max = CELL_NUMBERS_MAX  # a view sharing its width with others may ask for fewer
+        self.min_canvas_lines = 0  # the canvas' least height in text lines (see MIN_CANVAS_LINES)
 
         self.canvas = pg.GraphicsLayoutWidget()
         self._left = TokenAxis("left")
@@ -103,6 +110,20 @@ class HeatmapView(QtWidgets.QWidget):
         self._hover_box.setPen(pen)
         self._hover_box.hide()
         self.plot.addItem(self._hover_box)
+        # The cell the formula dock works on: white inside black, to be seen on every colour map and
+        # not to be taken for the red hover box.
+        self._marked_cell: tuple[int, int] | None = None
+        self._mark_boxes = []
+        for color, width in (("#000000", 5.0), ("#ffffff", 2.0)):
+            box = QtWidgets.QGraphicsRectItem()
+            box.setZValue(9)
+            pen = QtGui.QPen(QtGui.QColor(color))
+            pen.setCosmetic(True)
+            pen.setWidthF(width)
+            box.setPen(pen)
+            box.hide()
+            self.plot.addItem(box)
+            self._mark_boxes.append(box)
         self.color_bar = pg.ColorBarItem(
             values=(0.0, 1.0), colorMap=get_colormap(self._cmap_name), interactive=False,
             colorMapMenu=False, width=18,
@@ -155,6 +176,26 @@ class HeatmapView(QtWidgets.QWidget):
         self.plot.vb.setRange(xRange=(-0.5, cols - 0.5), yRange=(-0.5, rows - 0.5), padding=0)
         self._rebuild_cell_numbers()
         self._set_hover(None)
+        self._place_mark()
+
+    def set_marked_cell(self, cell: tuple[int, int] | None) -> None:
+        """Outline (row, col) until told otherwise (None: no mark); a cell outside the matrix shown
+        is not drawn, but is kept for the next matrix."""
+        self._marked_cell = None if cell is None else (int(cell[0]), int(cell[1]))
+        self._place_mark()
+
+    def marked_cell(self) -> tuple[int, int] | None:
+        """The outlined cell, if it is drawn on the current matrix."""
+        return self._marked_cell if self._mark_boxes[0].isVisible() else None
+
+    def _place_mark(self) -> None:
+        rows, cols = self._values.shape
+        cell = self._marked_cell
+        shown = cell is not None and 0 <= cell[0] < rows and 0 <= cell[1] < cols
+        for box in self._mark_boxes:
+            if shown:
+                box.setRect(QtCore.QRectF(cell[1] - 0.5, cell[0] - 0.5, 1.0, 1.0))
+            box.setVisible(shown)
 
     def set_colormap(self, name: str) -> None:
         self._cmap_name = name
@@ -173,6 +214,7 @@ class HeatmapView(QtWidgets.QWidget):
             axis.set_font(font)
         self.color_bar.axis.setStyle(tickFont=font)
         self.color_bar.axis.setWidth(None)  # ColorBarItem fixes 45 px, too narrow for larger text
+        self.canvas.setMinimumHeight(round(self.min_canvas_lines * QtGui.QFontMetricsF(font).height()))
         readout_font = QtGui.QFont(font)
         readout_font.setPointSizeF(BASE_POINT_SIZE * 1.1 * self._font_scale)
         self.readout.setFont(readout_font)

@@ -1,0 +1,122 @@
+"""The formula dock on a 1024 × 768 projector (#31 items 2 and 9): the worked cell is marked on the map,
+the caption counts and writes pieces as the map does, no mask step where there is no mask, all the
+steps visible without scrolling, numbers that grow with zoom (fake model, no torch)."""
+
+from __future__ import annotations
+
+import pytest
+from PySide6.QtCore import QPointF
+from PySide6.QtGui import QColor
+from PySide6.QtWidgets import QScrollArea
+
+from explorer.lecture.formula_view import FormulaView
+from explorer.ui import style
+from tests.explorer.conftest import make_synthetic_maps, make_synthetic_vectors
+
+TIMEOUT = 10_000
+CLIENT = (1008, 728)  # what a 1024 × 768 screen leaves the window inside its frame
+SENTENCE = "The weather is nice today and I like apples ."  # eleven pieces with </s>, as in the issue
+
+
+@pytest.fixture
+def projector(qtbot, loaded):
+    """The window at a projector's size with the dock open over an eleven-piece sentence."""
+    win = loaded
+    win.resize(*CLIENT)
+    qtbot.waitUntil(lambda: (win.width(), win.height()) == CLIENT)
+    win.translate_panel.set_text(SENTENCE)
+    with qtbot.waitSignal(win.controller.translation_ready, timeout=TIMEOUT):
+        win.translate_panel.request_translation()
+    with qtbot.waitSignal(win.controller.translation_ready, timeout=TIMEOUT):
+        win.formula_dock.toggleViewAction().trigger()  # translates again, with q, k and v
+    return win
+
+
+def _pixel_at(heatmap, view_point: QPointF) -> QColor:
+    image = heatmap.canvas.grab().toImage()
+    pos = heatmap.canvas.mapFromScene(heatmap.plot.vb.mapViewToScene(view_point))
+    return image.pixelColor(pos.x(), pos.y())
+
+
+def test_the_worked_cell_is_outlined_on_the_map_while_the_dock_is_open(qtbot, projector):
+    win = projector
+    view, heatmap = win.formula_dock.widget(), win.attention_panel.heatmap
+    assert heatmap.marked_cell() is None  # the hand example works no cell of the map
+    view.select_cell(3, 2)
+    assert heatmap.marked_cell() == (3, 2)
+    qtbot.wait(50)
+    # The outline runs along the cell's edge: the left edge's middle is drawn white (inside black)
+    # where the map alone has the cells' colours.
+    edge = _pixel_at(heatmap, QPointF(2 - 0.5, 3))
+    assert edge.lightness() > 230 or edge.lightness() < 25, edge.name()
+    heatmap.set_marked_cell(None)
+    qtbot.wait(20)
+    assert _pixel_at(heatmap, QPointF(2 - 0.5, 3)) != edge
+    view.select_cell(3, 2)
+    # The same sentence translated again (for the Step tab, a beam size) keeps its cell and its mark.
+    with qtbot.waitSignal(win.controller.translation_ready, timeout=TIMEOUT):
+        win.translate_panel.request_translation()
+    assert view.cell() == (3, 2) and heatmap.marked_cell() == (3, 2)
+    view.show_page("hand")
+    assert heatmap.marked_cell() is None
+    view.show_page("sentence")
+    assert heatmap.marked_cell() == (3, 2)
+    win.formula_dock.toggleViewAction().trigger()  # closed: no mark left on the map
+    assert heatmap.marked_cell() is None
+
+
+def test_the_caption_counts_from_1_and_writes_pieces_as_the_axes_do(qtbot):
+    maps, vectors = make_synthetic_vectors(make_synthetic_maps(), d_k=8)
+    view = FormulaView()
+    qtbot.addWidget(view)
+    view.set_translation(maps, vectors)
+    view.set_state("decoder", 1, 2)
+    view.select_cell(2, 1)  # the third query "▁Haus", the second key "▁Das"
+    title = view.title.text()
+    assert "layer 2, head 3" in title
+    assert "query 3 “Haus”" in title and "key 2 “Das”" in title and "▁" not in title
+    assert "q · k_2 =" in view.numbers["dots"].text()  # the key's number is the caption's
+
+
+def test_only_the_decoders_self_attention_shows_a_mask_step(qtbot):
+    maps, vectors = make_synthetic_vectors(make_synthetic_maps(), d_k=8)
+    view = FormulaView()
+    qtbot.addWidget(view)
+    view.show()
+    view.set_translation(maps, vectors)
+    view.select_cell(1, 1)
+    shown = {}
+    for kind in ("encoder", "decoder", "cross"):
+        view.set_state(kind, 0, 0)
+        shown[kind] = view.formulas["mask"].isVisible() and view.numbers["mask"].isVisible()
+    assert shown == {"encoder": False, "decoder": True, "cross": False}
+    view.show_page("hand")  # three keys, none in the future
+    assert view.formulas["mask"].isHidden()
+
+
+@pytest.mark.parametrize("kind", ["encoder", "decoder"])
+def test_at_1024_by_768_every_step_is_visible_without_scrolling(qtbot, projector, kind):
+    win = projector
+    view = win.formula_dock.widget()
+    win.attention_panel.set_state(kind, 0, 0)
+    view.select_cell(3, 2)
+    qtbot.waitUntil(lambda: view.row() is not None)
+    qtbot.wait(50)  # the dock's layout settles
+    bar = view.findChild(QScrollArea).verticalScrollBar()
+    assert bar.maximum() == 0, (bar.maximum(), win.formula_dock.height())
+    for step, label in view.numbers.items():
+        if not label.isHidden():
+            assert label.text(), step
+            assert label.visibleRegion().boundingRect().height() == label.height(), step  # not cut off
+
+
+def test_the_numbers_grow_with_zoom_as_the_headings_do(qtbot, projector):
+    win, view = projector, projector.formula_dock.widget()
+    before = view.numbers["q"].font().pointSizeF(), view.formulas["q"].font().pointSizeF()
+    win.zoom_in()
+    win.zoom_in()
+    qtbot.wait(10)  # Qt hands the new application font to the widgets on the next turn of the loop
+    after = view.numbers["q"].font().pointSizeF(), view.formulas["q"].font().pointSizeF()
+    growth = style.ZOOM_STEP ** 2
+    assert after[1] == pytest.approx(before[1] * growth, rel=0.02)
+    assert after[0] == pytest.approx(before[0] * growth, rel=0.02)
