@@ -133,6 +133,7 @@ class HeatmapView(QtWidgets.QWidget):
         # pyqtgraph reports moves only inside the scene; leaving the plot must clear the hover too,
         # or the last cell stays boxed and read out after the pointer has gone.
         self.canvas.installEventFilter(self)
+        self.plot.vb.sigResized.connect(self._fit_cell_numbers)
         self.canvas.scene().sigMouseClicked.connect(self._on_mouse_clicked)
 
         self.readout = QtWidgets.QLabel(" ")
@@ -346,6 +347,24 @@ class HeatmapView(QtWidgets.QWidget):
                 item.setZValue(6)
                 self.plot.addItem(item)
                 self._cell_texts.append(item)
+        self._fit_cell_numbers()
+
+    def cell_numbers_shown(self) -> bool:
+        """Whether the weights are written in the cells now (not when the cells are too small)."""
+        return bool(self._cell_texts) and self._cell_texts[0].isVisible()
+
+    def _fit_cell_numbers(self, *_args) -> None:
+        # A number wider or taller than its cell overprints its neighbours (a short canvas under a dock,
+        # a zoomed font): then the colours alone speak, and the read-out gives the number on hover.
+        if not self._cell_texts:
+            return
+        rows, cols = self._values.shape
+        box = self.plot.vb.sceneBoundingRect()
+        metrics = QtGui.QFontMetricsF(self._cell_texts[0].textItem.font())
+        fits = (box.height() / rows >= 0.9 * metrics.height()
+                and box.width() / cols >= metrics.horizontalAdvance("0.00") + 2)
+        for item in self._cell_texts:
+            item.setVisible(fits)
 
     def cell_number_texts(self) -> list[str]:
         return [item.textItem.toPlainText() for item in self._cell_texts]

@@ -34,7 +34,7 @@ from model.records import KIND_TITLES, AttentionMaps, AttentionVectors
 
 HAND, SENTENCE = "hand", "sentence"
 SHORT = 8  # vector entries shown before "show all": enough to check by hand, few enough for a projector
-MONO_FACTOR = 0.85  # the numbers' size against the app font: a fixed-width face looks larger at equal size
+MONO_FACTOR = 0.8  # the numbers' size against the app font: a fixed-width face looks larger at equal size
 
 # (step, the paper's formula beside it); the order is the order of the computation.
 STEPS = (
@@ -115,7 +115,8 @@ class FormulaView(QWidget):
             self.numbers[step].setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         body = QWidget()
         inner = QVBoxLayout(body)
-        inner.setContentsMargins(4, 2, 4, 2)
+        inner.setContentsMargins(4, 0, 4, 0)
+        inner.setSpacing(2)
         inner.addWidget(self.title)
         self._inner, self._grid_box = inner, None
         self.set_columns(1)
@@ -126,8 +127,8 @@ class FormulaView(QWidget):
         scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         scroll.setWidget(body)
         layout = QVBoxLayout(self)
-        layout.setContentsMargins(6, 4, 6, 4)  # the dock's height is the maps' loss: no wasted margins
-        layout.setSpacing(4)
+        layout.setContentsMargins(6, 2, 6, 0)  # the dock's height is the maps' loss: no wasted margins
+        layout.setSpacing(2)
         layout.addWidget(controls)
         layout.addWidget(scroll)
         self._apply_number_font()
@@ -154,7 +155,7 @@ class FormulaView(QWidget):
         box = QWidget()
         grid = QGridLayout(box)
         grid.setContentsMargins(0, 0, 0, 0)
-        grid.setVerticalSpacing(2 if self.columns == 2 else 4)
+        grid.setVerticalSpacing(0 if self.columns == 2 else 4)  # one line per step: the lines' own leading parts them
         for n, (step, _) in enumerate(STEPS):
             # Beside their numbers the formulas keep one line (they are short); above them they wrap.
             self.formulas[step].setWordWrap(self.columns == 1)

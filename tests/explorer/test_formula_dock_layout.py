@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 from PySide6.QtCore import QPointF
-from PySide6.QtGui import QColor
+from PySide6.QtGui import QColor, QFontMetricsF
 from PySide6.QtWidgets import QScrollArea
 
 from explorer.lecture.formula_view import FormulaView
@@ -120,3 +120,41 @@ def test_the_numbers_grow_with_zoom_as_the_headings_do(qtbot, projector):
     growth = style.ZOOM_STEP ** 2
     assert after[1] == pytest.approx(before[1] * growth, rel=0.02)
     assert after[0] == pytest.approx(before[0] * growth, rel=0.02)
+
+
+def test_a_squeezed_map_drops_its_cell_numbers_rather_than_overprint(qtbot, synthetic_maps):
+    from explorer.attention.heatmap import HeatmapView  # noqa: PLC0415
+
+    view = HeatmapView()
+    qtbot.addWidget(view)
+    view.resize(600, 500)
+    view.show()
+    qtbot.waitExposed(view)
+    view.set_matrix(synthetic_maps.encoder_self[0, 0], list("abcde"), list("abcde"))
+    qtbot.waitUntil(view.cell_numbers_shown)
+    view.resize(600, 150)  # what the issue saw under the dock at zoom +2: rows thinner than a line
+    qtbot.waitUntil(lambda: not view.cell_numbers_shown())
+    line = QFontMetricsF(view._cell_texts[0].textItem.font()).height()
+    assert view.plot.vb.sceneBoundingRect().height() / 5 < 0.9 * line
+    view.resize(600, 500)
+    qtbot.waitUntil(view.cell_numbers_shown)
+
+
+def test_the_step_bars_keep_the_app_font_when_short_of_room(qtbot):
+    from explorer.lecture.step_bars import ProbabilityBars  # noqa: PLC0415
+
+    bars = ProbabilityBars()
+    qtbot.addWidget(bars)
+    font = bars.font()
+    font.setPointSizeF(16.0)  # zoom +2 of the 12-pt base
+    bars.setFont(font)
+    pieces = ("▁Das", "▁He", "▁Ich", "▁heute", "▁Es", "▁Bei")
+    bars.set_step(pieces, [0.596, 0.341, 0.004, 0.002, 0.001, 0.001], "▁Das", 0.596, 0)
+    bars.resize(300, 110)  # the room the Step tab left them with the dock open
+    rows, shown_font = bars.shown_rows()
+    assert shown_font.pointSizeF() == pytest.approx(16.0)  # it used to shrink to fit all seven rows
+    assert len(rows) * QFontMetricsF(shown_font).height() <= 110
+    assert rows[0][2] == "chosen" and rows[-1][2] == "rest"
+    assert sum(p for _, p, _ in rows) == pytest.approx(1.0, abs=1e-6)  # still the whole softmax
+    bars.resize(300, 400)
+    assert bars.shown_rows()[0] == bars.rows()  # room for all: every candidate
