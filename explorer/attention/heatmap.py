@@ -315,15 +315,21 @@ class HeatmapView(QtWidgets.QWidget):
         font = QtGui.QFont(QtWidgets.QApplication.font())
         font.setPointSizeF(BASE_POINT_SIZE * 1.15 * self._font_scale)
         room = self.plot.vb.height() or 0.6 * self.canvas.height()
-        if QtGui.QFontMetricsF(font).horizontalAdvance(row_title) > room:
+        metrics = QtGui.QFontMetricsF(font)
+        if metrics.horizontalAdvance(row_title) > room:
             row_title = row_title.split(" (", 1)[0]
-        labels = (row_title, col_title, tuple(style.items()))
+        # Still longer than the plot is tall (zoom +2 at 1024 × 768): cut, or it runs past the plot's
+        # top and bottom and is clipped at both ends; the colour bar's title likewise.
+        elide = QtCore.Qt.TextElideMode.ElideRight
+        row_title = metrics.elidedText(row_title, elide, max(40.0, room))
+        bar_title = metrics.elidedText(tr("attention weight"), elide, max(40.0, room))
+        labels = (row_title, col_title, bar_title, tuple(style.items()))
         if labels == self._axis_labels:
             return  # setLabel drops the axes' cached pictures; a head switch keeps these titles
         self._axis_labels = labels
         self._left.setLabel(row_title, **style)
         self._bottom.setLabel(col_title, **style)
-        self.color_bar.axis.setLabel(tr("attention weight"), **style)
+        self.color_bar.axis.setLabel(bar_title, **style)
 
     def _rebuild_cell_numbers(self) -> None:
         # Numbers in cells are for teaching small examples; past ~12 tokens they become noise.

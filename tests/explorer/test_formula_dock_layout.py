@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 from PySide6.QtCore import QPointF
-from PySide6.QtGui import QColor, QFontMetricsF
+from PySide6.QtGui import QColor, QFont, QFontMetricsF
 from PySide6.QtWidgets import QScrollArea
 
 from explorer.lecture.formula_view import FormulaView
@@ -158,3 +158,24 @@ def test_the_step_bars_keep_the_app_font_when_short_of_room(qtbot):
     assert sum(p for _, p, _ in rows) == pytest.approx(1.0, abs=1e-6)  # still the whole softmax
     bars.resize(300, 400)
     assert bars.shown_rows()[0] == bars.rows()  # room for all: every candidate
+
+
+def test_at_zoom_2_the_axis_titles_stay_within_a_short_plot(qtbot, synthetic_maps):
+    from explorer.attention.heatmap import BASE_POINT_SIZE, HeatmapView  # noqa: PLC0415
+
+    view = HeatmapView()
+    qtbot.addWidget(view)
+    view.set_font_scale(style.ZOOM_STEP ** 2)
+    view.resize(500, 260)  # the Head view's room at 1024 × 768, zoom +2
+    view.show()
+    qtbot.waitExposed(view)
+    view.set_matrix(synthetic_maps.encoder_self[0, 0], list("abcde"), list("abcde"),
+                    row_title="Query: source token", col_title="Key: source token")
+    qtbot.wait(20)
+    view.fit_titles()
+    title_font = QFont(view.font())
+    title_font.setPointSizeF(BASE_POINT_SIZE * 1.15 * style.ZOOM_STEP ** 2)
+    metrics = QFontMetricsF(title_font)
+    room = view.plot.vb.height()
+    for axis in (view._left, view.color_bar.axis):  # the query title and the colour bar's
+        assert metrics.horizontalAdvance(axis.labelText) <= room + 1, axis.labelText
