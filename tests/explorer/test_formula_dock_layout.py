@@ -179,3 +179,20 @@ def test_at_zoom_2_the_axis_titles_stay_within_a_short_plot(qtbot, synthetic_map
     room = view.plot.vb.height()
     for axis in (view._left, view.color_bar.axis):  # the query title and the colour bar's
         assert metrics.horizontalAdvance(axis.labelText) <= room + 1, axis.labelText
+
+
+def test_at_zoom_2_neighbouring_clock_titles_do_not_overlap(qtbot):
+    from explorer.positional.clock_view import COLUMNS, ClockView  # noqa: PLC0415
+
+    view = ClockView()
+    qtbot.addWidget(view)
+    view.resize(500, 480)  # the PE tab's width at 1024 × 768 with the font zoomed twice
+    view.show()
+    qtbot.waitExposed(view)
+    view.set_model(256)
+    view.set_font_scale(style.ZOOM_STEP ** 2)
+    qtbot.wait(20)
+    titles = [c["plot"].titleLabel.item.sceneBoundingRect() for c in view.clocks]
+    for n in range(len(titles) - 1):
+        if (n + 1) % COLUMNS:  # the same row
+            assert titles[n].right() <= titles[n + 1].left(), n
