@@ -26,6 +26,12 @@ def cell_text(value: float, compact: bool) -> str:
     """A weight as a cell writes it: "0.43", or in narrow cells ".43" (a weight is never above 1)."""
     text = f"{value:.2f}"
     return text[1:] if compact and text.startswith("0") else (text[:3] if compact else text)
+# The canvas' least height in lines of its text: the title, the slanted key labels, the axis title and
+# rows still tall enough to tell apart. Without it a dock under the maps (the formula walkthrough) at a
+# zoomed font squeezed the map to ~35 px, where the numbers overprinted and the colour bar's labels
+# piled up; with it the dock gives the height up and scrolls. The attention panel's Head view asks
+# for it; views that share a tab with others (training, compare) keep 0.
+MIN_CANVAS_LINES = 10
 BASE_POINT_SIZE = 11.0  # plot text at font scale 1; the app's own base is a little larger
 
 
@@ -89,6 +95,7 @@ class HeatmapView(QtWidgets.QWidget):
         self._axis_labels: tuple | None = None  # what _apply_titles last gave the axes
         self.cell_numbers_max = CELL_NUMBERS_MAX  # a view sharing its width with others may ask for fewer
         self._number_style: tuple[float, bool] | None = None  # (point size, compact) of the numbers; None: none fit
+        self.min_canvas_lines = 0  # the canvas' least height in text lines (see MIN_CANVAS_LINES)
 
         self.canvas = pg.GraphicsLayoutWidget()
         self._left = TokenAxis("left")
@@ -111,6 +118,20 @@ class HeatmapView(QtWidgets.QWidget):
         self._hover_box.setPen(pen)
         self._hover_box.hide()
         self.plot.addItem(self._hover_box)
+        # The cell the formula dock works on: white inside black, to be seen on every colour map and
+        # not to be taken for the red hover box.
+        self._marked_cell: tuple[int, int] | None = None
+        self._mark_boxes = []
+        for color, width in (("#000000", 5.0), ("#ffffff", 2.0)):
+            box = QtWidgets.QGraphicsRectItem()
+            box.setZValue(9)
+            pen = QtGui.QPen(QtGui.QColor(color))
+            pen.setCosmetic(True)
+            pen.setWidthF(width)
+            box.setPen(pen)
+            box.hide()
+            self.plot.addItem(box)
+            self._mark_boxes.append(box)
         self.color_bar = pg.ColorBarItem(
             values=(0.0, 1.0), colorMap=get_colormap(self._cmap_name), interactive=False,
             colorMapMenu=False, width=18,
@@ -124,6 +145,7 @@ class HeatmapView(QtWidgets.QWidget):
         # pyqtgraph reports moves only inside the scene; leaving the plot must clear the hover too,
         # or the last cell stays boxed and read out after the pointer has gone.
         self.canvas.installEventFilter(self)
+        self.plot.vb.sigResized.connect(self._fit_cell_numbers)
         self.canvas.scene().sigMouseClicked.connect(self._on_mouse_clicked)
 
         self.readout = QtWidgets.QLabel(" ")
@@ -167,6 +189,26 @@ class HeatmapView(QtWidgets.QWidget):
         self.plot.vb.setRange(xRange=(-0.5, cols - 0.5), yRange=(-0.5, rows - 0.5), padding=0)
         self._rebuild_cell_numbers()
         self._set_hover(None)
+        self._place_mark()
+
+    def set_marked_cell(self, cell: tuple[int, int] | None) -> None:
+        """Outline (row, col) until told otherwise (None: no mark); a cell outside the matrix shown
+        is not drawn, but is kept for the next matrix."""
+        self._marked_cell = None if cell is None else (int(cell[0]), int(cell[1]))
+        self._place_mark()
+
+    def marked_cell(self) -> tuple[int, int] | None:
+        """The outlined cell, if it is drawn on the current matrix."""
+        return self._marked_cell if self._mark_boxes[0].isVisible() else None
+
+    def _place_mark(self) -> None:
+        rows, cols = self._values.shape
+        cell = self._marked_cell
+        shown = cell is not None and 0 <= cell[0] < rows and 0 <= cell[1] < cols
+        for box in self._mark_boxes:
+            if shown:
+                box.setRect(QtCore.QRectF(cell[1] - 0.5, cell[0] - 0.5, 1.0, 1.0))
+            box.setVisible(shown)
 
     def set_colormap(self, name: str) -> None:
         self._cmap_name = name
@@ -185,6 +227,7 @@ class HeatmapView(QtWidgets.QWidget):
             axis.set_font(font)
         self.color_bar.axis.setStyle(tickFont=font)
         self.color_bar.axis.setWidth(None)  # ColorBarItem fixes 45 px, too narrow for larger text
+        self.canvas.setMinimumHeight(round(self.min_canvas_lines * QtGui.QFontMetricsF(font).height()))
         readout_font = QtGui.QFont(font)
         readout_font.setPointSizeF(BASE_POINT_SIZE * 1.1 * self._font_scale)
         self.readout.setFont(readout_font)
@@ -284,15 +327,21 @@ class HeatmapView(QtWidgets.QWidget):
         font = QtGui.QFont(QtWidgets.QApplication.font())
         font.setPointSizeF(BASE_POINT_SIZE * 1.15 * self._font_scale)
         room = self.plot.vb.height() or 0.6 * self.canvas.height()
-        if QtGui.QFontMetricsF(font).horizontalAdvance(row_title) > room:
+        metrics = QtGui.QFontMetricsF(font)
+        if metrics.horizontalAdvance(row_title) > room:
             row_title = row_title.split(" (", 1)[0]
-        labels = (row_title, col_title, tuple(style.items()))
+        # Still longer than the plot is tall (zoom +2 at 1024 × 768): cut, or it runs past the plot's
+        # top and bottom and is clipped at both ends; the colour bar's title likewise.
+        elide = QtCore.Qt.TextElideMode.ElideRight
+        row_title = metrics.elidedText(row_title, elide, max(40.0, room))
+        bar_title = metrics.elidedText(tr("attention weight"), elide, max(40.0, room))
+        labels = (row_title, col_title, bar_title, tuple(style.items()))
         if labels == self._axis_labels:
             return  # setLabel drops the axes' cached pictures; a head switch keeps these titles
         self._axis_labels = labels
         self._left.setLabel(row_title, **style)
         self._bottom.setLabel(col_title, **style)
-        self.color_bar.axis.setLabel(tr("attention weight"), **style)
+        self.color_bar.axis.setLabel(bar_title, **style)
 
     def _rebuild_cell_numbers(self) -> None:
         # Numbers in cells are for teaching small examples; past ~12 tokens they become noise.
@@ -320,6 +369,25 @@ class HeatmapView(QtWidgets.QWidget):
                 item.setZValue(6)
                 self.plot.addItem(item)
                 self._cell_texts.append(item)
+        self._fit_cell_numbers()
+
+    def cell_numbers_shown(self) -> bool:
+        """Whether the weights are written in the cells now (not when the cells are too small)."""
+        return bool(self._cell_texts) and self._cell_texts[0].isVisible()
+
+    def _fit_cell_numbers(self, *_args) -> None:
+        # A number wider or taller than its cell overprints its neighbours (a short canvas under a dock,
+        # a zoomed font): then the colours alone speak, and the read-out gives the number on hover. The
+        # size and form were chosen to fit (_fitting_number_style); this catches a cell shrunk since.
+        if not self._cell_texts:
+            return
+        rows, cols = self._values.shape
+        box = self.plot.vb.sceneBoundingRect()
+        metrics = QtGui.QFontMetricsF(self._cell_texts[0].textItem.font())
+        widest = max(metrics.horizontalAdvance(item.textItem.toPlainText()) for item in self._cell_texts)
+        fits = box.height() / rows >= 0.9 * metrics.height() and box.width() / cols >= widest + 2
+        for item in self._cell_texts:
+            item.setVisible(fits)
 
     def _fitting_number_style(self) -> tuple[float, bool] | None:
         """The largest cell-number size at which "0.00" fits a cell as drawn now, else at which ".00"

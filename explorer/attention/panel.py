@@ -17,7 +17,7 @@ from explorer.attention import export
 from explorer.attention.controls import AttentionControls
 from explorer.attention.head_grid import HeadGridView
 from explorer.attention.head_stats import format_statistics, head_statistics
-from explorer.attention.heatmap import HeatmapView
+from explorer.attention.heatmap import MIN_CANVAS_LINES, HeatmapView
 from explorer.attention.lines_view import LinesView
 from explorer.attention.panel_export import PanelExport
 from explorer.attention.panel_keys import KeyboardNavigation
@@ -71,6 +71,7 @@ class AttentionPanel(PanelExport, KeyboardNavigation, QtWidgets.QWidget):
 
         self.controls = AttentionControls()
         self.heatmap = HeatmapView()
+        self.heatmap.min_canvas_lines = MIN_CANVAS_LINES  # the main map never collapses under a dock
         self.grid = HeadGridView()
         self.lines = LinesView()
         self.tabs = QtWidgets.QTabWidget()

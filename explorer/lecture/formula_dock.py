@@ -8,7 +8,7 @@ from PySide6.QtWidgets import QDockWidget, QMainWindow, QMenu
 
 from explorer.lecture.formula_view import FormulaView
 
-BOTTOM_SHARE = 0.36  # of the window's height, for the dock under the maps
+BOTTOM_SHARE = 0.42  # of the window's height, for the dock under the maps: its steps, one line each, unscrolled
 SIDE_WIDTH = 300  # px the steps need beside the maps to stay readable (8 numbers in two or three lines)
 
 
@@ -69,5 +69,9 @@ def install_formula_dock(window: QMainWindow, menu: QMenu) -> QDockWidget:
     controller.translation_ready.connect(lambda t: view.set_translation(t.attention, t.vectors))
     panel.state_changed.connect(lambda: view.set_state(*panel.state()[:3]))
     panel.heatmap.cell_clicked.connect(view.select_cell)
+    # The cell the numbers are about is marked on the map while the dock is open: clicked, or
+    # chosen again by a lesson's slide (which calls select_cell), it is the same signal.
+    view.cell_changed.connect(lambda cell: panel.heatmap.set_marked_cell(cell if dock.isVisible() else None))
+    dock.visibilityChanged.connect(lambda on: panel.heatmap.set_marked_cell(view.marked_cell() if on else None))
     view.set_state(*panel.state()[:3])
     return dock

@@ -11,11 +11,12 @@ in ``model.analysis.walkthrough`` (NumPy only), so what is shown is what the tes
 from __future__ import annotations
 
 import numpy as np
-from PySide6.QtCore import Qt
-from PySide6.QtGui import QFontDatabase
+from PySide6.QtCore import QEvent, Qt, Signal
+from PySide6.QtGui import QFont, QFontDatabase
 from PySide6.QtWidgets import (
     QButtonGroup,
     QCheckBox,
+    QFrame,
     QGridLayout,
     QLabel,
     QPushButton,
@@ -24,13 +25,16 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from explorer.attention.tokens import display_piece
 from explorer.ui.flow_layout import FlowLayout
+from explorer.ui.style import bold_font
 from explorer.ui.i18n import again, tr
 from model.analysis.walkthrough import FormulaRow, formula_row, hand_example
 from model.records import KIND_TITLES, AttentionMaps, AttentionVectors
 
 HAND, SENTENCE = "hand", "sentence"
 SHORT = 8  # vector entries shown before "show all": enough to check by hand, few enough for a projector
+MONO_FACTOR = 0.8  # the numbers' size against the app font: a fixed-width face looks larger at equal size
 
 # (step, the paper's formula beside it); the order is the order of the computation.
 STEPS = (
@@ -58,7 +62,12 @@ def format_numbers(values: np.ndarray, decimals: int, limit: int | None = None) 
 
 
 class FormulaView(QWidget):
-    """Eq. (1) step by step for one query row; ``row()`` is the FormulaRow on screen."""
+    """Eq. (1) step by step for one query row; ``row()`` is the FormulaRow on screen.
+
+    ``cell_changed`` carries the (query, key) worked on the sentence page, or None when no cell of the
+    maps is worked (the hand example, no sentence yet): the dock marks that cell on the heatmap."""
+
+    cell_changed = Signal(object)
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -68,6 +77,7 @@ class FormulaView(QWidget):
         self._cell = (0, 0)
         self._row: FormulaRow | None = None
         self._key = 0
+        self._has_mask = False
 
         self.hand_button = QPushButton("Example")
         self.sentence_button = QPushButton("Sentence")
@@ -91,46 +101,71 @@ class FormulaView(QWidget):
 
         self.title = QLabel()
         self.title.setWordWrap(True)
-        mono = QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont)
         self.formulas: dict[str, QLabel] = {}
         self.numbers: dict[str, QLabel] = {}
         for step, formula in STEPS:
             self.formulas[step] = QLabel(formula)
             self.formulas[step].setWordWrap(True)
-            self.formulas[step].setStyleSheet("font-weight: bold")
+            # A partial font (bold only), not a style sheet: its size keeps following the app's zoom.
+            self.formulas[step].setFont(bold_font())
             self.numbers[step] = QLabel()
-            self.numbers[step].setFont(mono)
             self.numbers[step].setWordWrap(True)
+            for label in (self.formulas[step], self.numbers[step]):  # a two-line row reads from its top
+                label.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
             self.numbers[step].setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         body = QWidget()
         inner = QVBoxLayout(body)
+        inner.setContentsMargins(4, 0, 4, 0)
+        inner.setSpacing(2)
         inner.addWidget(self.title)
         self._inner, self._grid_box = inner, None
         self.set_columns(1)
         inner.addStretch(1)
         scroll = QScrollArea()
         scroll.setWidgetResizable(True)
+        scroll.setFrameShape(QFrame.Shape.NoFrame)
         scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         scroll.setWidget(body)
         layout = QVBoxLayout(self)
+        layout.setContentsMargins(6, 2, 6, 0)  # the dock's height is the maps' loss: no wasted margins
+        layout.setSpacing(2)
         layout.addWidget(controls)
         layout.addWidget(scroll)
+        self._apply_number_font()
         self.show_page(HAND)
 
+    def changeEvent(self, event) -> None:  # Qt override
+        # Zoom scales the application font; the numbers' fixed-width font is set explicitly, so it
+        # would otherwise keep the size it had when the dock was built while the headings grow.
+        if event.type() == QEvent.Type.FontChange:
+            self._apply_number_font()
+        super().changeEvent(event)
+
+    def _apply_number_font(self) -> None:
+        mono = QFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
+        mono.setPointSizeF(max(1.0, self.font().pointSizeF() * MONO_FACTOR))
+        for label in self.numbers.values():
+            label.setFont(mono)
+
     def set_columns(self, columns: int) -> None:
-        """Lay the steps out in ``columns`` columns, in order down each: 1 beside the maps (a narrow
-        dock), 2 under them (a wide, short dock on a 1024 × 768 projector)."""
-        self.columns = max(1, int(columns))
+        """1: each step's formula above its numbers (a narrow dock beside the maps); 2: the formula
+        beside its numbers, one line per step (a wide, short dock under the maps on a 1024 × 768
+        projector, where the steps stacked in two columns needed twice the height and scrolled)."""
+        self.columns = 2 if int(columns) >= 2 else 1
         box = QWidget()
         grid = QGridLayout(box)
         grid.setContentsMargins(0, 0, 0, 0)
-        per_column = -(-len(STEPS) // self.columns)
+        grid.setVerticalSpacing(0 if self.columns == 2 else 4)  # one line per step: the lines' own leading parts them
         for n, (step, _) in enumerate(STEPS):
-            # The formula above its numbers, not beside them: each column stays narrow.
-            row, col = 2 * (n % per_column), n // per_column
-            grid.addWidget(self.formulas[step], row, col)
-            grid.addWidget(self.numbers[step], row + 1, col)
-            grid.setRowMinimumHeight(row + 1, 0)
+            # Beside their numbers the formulas keep one line (they are short); above them they wrap.
+            self.formulas[step].setWordWrap(self.columns == 1)
+            if self.columns == 2:
+                grid.addWidget(self.formulas[step], n, 0)
+                grid.addWidget(self.numbers[step], n, 1)
+            else:
+                grid.addWidget(self.formulas[step], 2 * n, 0)
+                grid.addWidget(self.numbers[step], 2 * n + 1, 0)
+        grid.setColumnStretch(self.columns - 1, 1)  # the numbers get the width the formulas leave
         # The labels move to the new box as they are added; the old, empty box goes.
         if self._grid_box is None:
             self._inner.insertWidget(1, box)
@@ -143,10 +178,15 @@ class FormulaView(QWidget):
 
     def set_translation(self, maps: AttentionMaps | None, vectors: AttentionVectors | None) -> None:
         """The sentence on screen: its attention maps and, when captured, its per-head Q, K, V."""
+        same = (maps is not None and self._maps is not None and maps.source_tokens == self._maps.source_tokens
+                and maps.target_tokens == self._maps.target_tokens)
         self._maps, self._vectors = maps, vectors
-        self._cell = (0, 0)
+        if not same:  # the same sentence again (translated anew for its q, k, v) keeps its cell
+            self._cell = (0, 0)
         if self.page == SENTENCE:
             self._compute()
+        else:
+            self.cell_changed.emit(None)
 
     def set_state(self, kind: str, layer: int, head: int) -> None:
         """The attention panel's kind, layer and head."""
@@ -164,6 +204,11 @@ class FormulaView(QWidget):
         (self.hand_button if page == HAND else self.sentence_button).setChecked(True)
         self._compute()
 
+    def marked_cell(self) -> tuple[int, int] | None:
+        """The maps' cell this page works, to be marked on the heatmap: None on the hand example
+        and until a sentence's numbers are shown."""
+        return self._cell if self.page == SENTENCE and self._row is not None else None
+
     def row(self) -> FormulaRow | None:
         return self._row
 
@@ -177,15 +222,18 @@ class FormulaView(QWidget):
         self._row, self._key = None, 0
         if self.page == HAND:
             self._row, self._key, self._decimals = hand_example(), 2, (2, 1)
+            self._has_mask = False  # three keys, none of them in the future
             self._title = tr("Worked example: q = [1, 2], keys [1, 0], [0, 1], [1, 1], values [10, 0], [0, 20], "
                              "[10, 10]. k below is the third key.")
         else:
             self._compute_sentence()
         self._render()
+        self.cell_changed.emit(self.marked_cell())
 
     def _compute_sentence(self) -> None:
         kind, layer, head = self._state
         self._decimals = (3, 3)
+        self._has_mask = False
         if self._maps is None:
             self._title = tr("Translate a sentence first.")
             return
@@ -200,13 +248,19 @@ class FormulaView(QWidget):
         self._row = formula_row(hv.q[layer, head, i], hv.k[layer, head], hv.v[layer, head],
                                 self._maps.masked(kind)[i])
         self._key = j
+        # Only the decoder's self-attention has a causal mask; the other kinds show no mask step.
+        self._has_mask = bool(self._maps.masked(kind).any())
+        # Rows and columns counted from 1 like layers and heads, and the pieces written as the
+        # map's axes write them ("apples", not "▁apples").
         self._title = tr("{kind}, layer {layer}, head {head}: query {i} “{query}”, key {j} “{key}”; "
                          "d_k = {d_k}, √d_k = {scale:.3f}.", kind=tr(KIND_TITLES[kind]), layer=layer + 1,
-                         head=head + 1, i=i, query=rows[i], j=j, key=cols[j], d_k=int(self._row.d_k),
-                         scale=float(self._row.scale))
+                         head=head + 1, i=i + 1, query=display_piece(rows[i]), j=j + 1,
+                         key=display_piece(cols[j]), d_k=int(self._row.d_k), scale=float(self._row.scale))
 
     def _render(self) -> None:
         self.title.setText(again(self._title))  # again: the language may have changed since
+        for label in (self.formulas["mask"], self.numbers["mask"]):
+            label.setVisible(self._has_mask)
         row = self._row
         if row is None:
             for label in self.numbers.values():
@@ -223,7 +277,7 @@ class FormulaView(QWidget):
         texts = {
             "q": format_numbers(row.q, d, limit),
             "k": format_numbers(row.keys[j], d, limit),
-            "dots": format_numbers(row.dots, d) + f"   q · k_{j} = {format_numbers(row.dots[j:j + 1], d)[1:-1]}",
+            "dots": format_numbers(row.dots, d) + f"   q · k_{j + 1} = {format_numbers(row.dots[j:j + 1], d)[1:-1]}",
             "scaled": format_numbers(row.scaled, d),
             "mask": format_numbers(row.masked_scores, d),
             "softmax": format_numbers(weights, d),

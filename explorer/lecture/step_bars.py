@@ -51,6 +51,26 @@ class ProbabilityBars(QtWidgets.QWidget):
         """What is drawn: (label, probability, 'chosen' | 'other' | 'rest'), top to bottom."""
         return list(self._rows)
 
+    def shown_rows(self) -> tuple[list[tuple[str, float, str]], QtGui.QFont]:
+        """The rows drawn at the widget's height, and their font. Short of room (a zoomed font, a
+        dock under the tab), the least likely candidates join "all others" rather than the text
+        shrinking below the app's: at zoom +2 the labels used to come out smaller than at zoom 0."""
+        font = QtGui.QFont(self.font())
+        line = QtGui.QFontMetricsF(font).height()
+        fit = max(2, int((self.height() - 4) // (line * 1.05)))
+        rows = self._rows
+        if len(rows) > fit:
+            kept = [r for r in rows if r[2] == "chosen"]
+            for r in rows:
+                if r[2] == "other" and len(kept) < fit - 1:
+                    kept.append(r)
+            kept.sort(key=lambda r: rows.index(r))
+            rest = 1.0 - sum(p for _, p, _ in kept)
+            rows = kept + [(tr("all others"), max(0.0, rest), "rest")]
+        if len(rows) * line > self.height() - 4:  # not even two rows fit: only then a smaller font
+            font.setPointSizeF(max(6.0, font.pointSizeF() * (self.height() - 4) / (len(rows) * line)))
+        return rows, font
+
     def sizeHint(self) -> QtCore.QSize:  # Qt override
         line = QtGui.QFontMetrics(self.font()).height()
         return QtCore.QSize(320, int(line * 1.35 * min(max(len(self._rows), 4), 7)) + 8)
@@ -67,20 +87,17 @@ class ProbabilityBars(QtWidgets.QWidget):
             painter.setPen(QtGui.QColor(MUTED))
             painter.drawText(self.rect(), QtCore.Qt.AlignmentFlag.AlignCenter, tr("No step to show"))
             return
-        font = QtGui.QFont(self.font())
+        rows, font = self.shown_rows()
         metrics = QtGui.QFontMetricsF(font)
-        row_h = min(metrics.height() * 1.4, (self.height() - 4) / len(self._rows))
-        if row_h < metrics.height():  # too little room: smaller text rather than overlapping rows
-            font.setPointSizeF(max(6.0, font.pointSizeF() * row_h / metrics.height()))
-            metrics = QtGui.QFontMetricsF(font)
+        row_h = min(metrics.height() * 1.4, (self.height() - 4) / len(rows))
         painter.setFont(font)
         bold_metrics = QtGui.QFontMetricsF(self._bold(font))
-        label_w = min(max(bold_metrics.horizontalAdvance(elide(r[0], 22)) for r in self._rows) + 12,
+        label_w = min(max(bold_metrics.horizontalAdvance(elide(r[0], 22)) for r in rows) + 12,
                       0.4 * self.width())
         value_w = metrics.horizontalAdvance("100.0 %") + 10
         bar_w = max(10.0, self.width() - label_w - value_w - 8)
         text = palette.color(QtGui.QPalette.ColorRole.WindowText)
-        for i, (label, p, kind) in enumerate(self._rows):
+        for i, (label, p, kind) in enumerate(rows):
             top = 2 + i * row_h
             label_rect = QtCore.QRectF(4, top, label_w - 8, row_h)
             painter.setPen(QtGui.QColor(ACCENT) if kind == "chosen" else text)

@@ -117,6 +117,7 @@ class ClockView(QtWidgets.QWidget):
         layout.addWidget(self.note)
         layout.addWidget(split, 1)
         self._font_size = f"{BASE_POINT_SIZE:.1f}pt"
+        self._point_size = BASE_POINT_SIZE
         self._build_clocks()
         self._update_range()
 
@@ -128,6 +129,7 @@ class ClockView(QtWidgets.QWidget):
         self._train_length = max(0, int(train_length))
         self._pairs = clock_pairs(self._d_model)
         self._build_clocks()
+        self.fit_titles()
         self._update_range()
 
     def set_sentence_length(self, n: int) -> None:
@@ -189,9 +191,26 @@ class ClockView(QtWidgets.QWidget):
         font.setPointSizeF(BASE_POINT_SIZE * f)
         self.strip.getAxis("bottom").setStyle(tickFont=font)
         self.unseen_label.setFont(font)
+        self._point_size = BASE_POINT_SIZE * f
+        self.fit_titles()
+
+    def fit_titles(self) -> None:
+        """Each clock's title at the zoomed size, or smaller where it is wider than its clock's column:
+        at zoom +2 on a 1024-px screen, 'one turn: 6.28 pos.' ran into the next clock's title."""
+        room = max(40.0, self.canvas.width() / COLUMNS - 16)  # less the plots' margins and spacing
         for clock in self.clocks:
-            clock["plot"].setTitle(clock["title"], color=self._text.name(), size=self._font_size)
+            size = self._point_size
+            for _ in range(3):  # each pass uses the width measured at the size before
+                clock["plot"].setTitle(clock["title"], color=self._text.name(), size=f"{size:.1f}pt")
+                wide = clock["plot"].titleLabel.item.boundingRect().width()
+                if wide <= room:
+                    break
+                size = max(0.5 * self._point_size, 0.97 * size * room / wide)
             release_title_width(clock["plot"])
+
+    def resizeEvent(self, event) -> None:  # Qt override
+        super().resizeEvent(event)
+        QtCore.QTimer.singleShot(0, self, self.fit_titles)  # once the canvas has its new width
 
     # ------------------------------------------------------------------------------------- internals
     def _build_clocks(self) -> None:

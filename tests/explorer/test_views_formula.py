@@ -74,7 +74,7 @@ def test_clicking_a_cell_fills_the_panel_with_the_modules_numbers(qtbot, wired):
     view.show_all_box.setChecked(True)
     assert view.numbers["q"].text() == format_numbers(hv.q[1, 2, 2], 3)
     assert view.numbers["output"].text() == format_numbers(hv.out[1, 2, 2], 3)
-    assert "layer 2, head 3" in view.title.text() and "▁Haus" in view.title.text()
+    assert "layer 2, head 3" in view.title.text() and "“Haus”" in view.title.text()
     panel.set_state("cross", 0, 0)  # following the panel: the same cell in another kind
     np.testing.assert_allclose(view.row().weights, maps.cross[0, 0, 2], atol=1e-6)
 

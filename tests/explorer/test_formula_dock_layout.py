@@ -1,0 +1,198 @@
+"""The formula dock on a 1024 × 768 projector (#31 items 2 and 9): the worked cell is marked on the map,
+the caption counts and writes pieces as the map does, no mask step where there is no mask, all the
+steps visible without scrolling, numbers that grow with zoom (fake model, no torch)."""
+
+from __future__ import annotations
+
+import pytest
+from PySide6.QtCore import QPointF
+from PySide6.QtGui import QColor, QFont, QFontMetricsF
+from PySide6.QtWidgets import QScrollArea
+
+from explorer.lecture.formula_view import FormulaView
+from explorer.ui import style
+from tests.explorer.conftest import make_synthetic_maps, make_synthetic_vectors
+
+TIMEOUT = 10_000
+CLIENT = (1008, 728)  # what a 1024 × 768 screen leaves the window inside its frame
+SENTENCE = "The weather is nice today and I like apples ."  # eleven pieces with </s>, as in the issue
+
+
+@pytest.fixture
+def projector(qtbot, loaded):
+    """The window at a projector's size with the dock open over an eleven-piece sentence."""
+    win = loaded
+    win.resize(*CLIENT)
+    qtbot.waitUntil(lambda: (win.width(), win.height()) == CLIENT)
+    win.translate_panel.set_text(SENTENCE)
+    with qtbot.waitSignal(win.controller.translation_ready, timeout=TIMEOUT):
+        win.translate_panel.request_translation()
+    with qtbot.waitSignal(win.controller.translation_ready, timeout=TIMEOUT):
+        win.formula_dock.toggleViewAction().trigger()  # translates again, with q, k and v
+    return win
+
+
+def _pixel_at(heatmap, view_point: QPointF) -> QColor:
+    image = heatmap.canvas.grab().toImage()
+    pos = heatmap.canvas.mapFromScene(heatmap.plot.vb.mapViewToScene(view_point))
+    return image.pixelColor(pos.x(), pos.y())
+
+
+def test_the_worked_cell_is_outlined_on_the_map_while_the_dock_is_open(qtbot, projector):
+    win = projector
+    view, heatmap = win.formula_dock.widget(), win.attention_panel.heatmap
+    assert heatmap.marked_cell() is None  # the hand example works no cell of the map
+    view.select_cell(3, 2)
+    assert heatmap.marked_cell() == (3, 2)
+    qtbot.wait(50)
+    # The outline runs along the cell's edge: the left edge's middle is drawn white (inside black)
+    # where the map alone has the cells' colours.
+    edge = _pixel_at(heatmap, QPointF(2 - 0.5, 3))
+    assert edge.lightness() > 230 or edge.lightness() < 25, edge.name()
+    heatmap.set_marked_cell(None)
+    qtbot.wait(20)
+    assert _pixel_at(heatmap, QPointF(2 - 0.5, 3)) != edge
+    view.select_cell(3, 2)
+    # The same sentence translated again (for the Step tab, a beam size) keeps its cell and its mark.
+    with qtbot.waitSignal(win.controller.translation_ready, timeout=TIMEOUT):
+        win.translate_panel.request_translation()
+    assert view.cell() == (3, 2) and heatmap.marked_cell() == (3, 2)
+    view.show_page("hand")
+    assert heatmap.marked_cell() is None
+    view.show_page("sentence")
+    assert heatmap.marked_cell() == (3, 2)
+    win.formula_dock.toggleViewAction().trigger()  # closed: no mark left on the map
+    assert heatmap.marked_cell() is None
+
+
+def test_the_caption_counts_from_1_and_writes_pieces_as_the_axes_do(qtbot):
+    maps, vectors = make_synthetic_vectors(make_synthetic_maps(), d_k=8)
+    view = FormulaView()
+    qtbot.addWidget(view)
+    view.set_translation(maps, vectors)
+    view.set_state("decoder", 1, 2)
+    view.select_cell(2, 1)  # the third query "▁Haus", the second key "▁Das"
+    title = view.title.text()
+    assert "layer 2, head 3" in title
+    assert "query 3 “Haus”" in title and "key 2 “Das”" in title and "▁" not in title
+    assert "q · k_2 =" in view.numbers["dots"].text()  # the key's number is the caption's
+
+
+def test_only_the_decoders_self_attention_shows_a_mask_step(qtbot):
+    maps, vectors = make_synthetic_vectors(make_synthetic_maps(), d_k=8)
+    view = FormulaView()
+    qtbot.addWidget(view)
+    view.show()
+    view.set_translation(maps, vectors)
+    view.select_cell(1, 1)
+    shown = {}
+    for kind in ("encoder", "decoder", "cross"):
+        view.set_state(kind, 0, 0)
+        shown[kind] = view.formulas["mask"].isVisible() and view.numbers["mask"].isVisible()
+    assert shown == {"encoder": False, "decoder": True, "cross": False}
+    view.show_page("hand")  # three keys, none in the future
+    assert view.formulas["mask"].isHidden()
+
+
+@pytest.mark.parametrize("kind", ["encoder", "decoder"])
+def test_at_1024_by_768_every_step_is_visible_without_scrolling(qtbot, projector, kind):
+    win = projector
+    view = win.formula_dock.widget()
+    win.attention_panel.set_state(kind, 0, 0)
+    view.select_cell(3, 2)
+    qtbot.waitUntil(lambda: view.row() is not None)
+    qtbot.wait(50)  # the dock's layout settles
+    bar = view.findChild(QScrollArea).verticalScrollBar()
+    assert bar.maximum() == 0, (bar.maximum(), win.formula_dock.height())
+    for step, label in view.numbers.items():
+        if not label.isHidden():
+            assert label.text(), step
+            assert label.visibleRegion().boundingRect().height() == label.height(), step  # not cut off
+
+
+def test_the_numbers_grow_with_zoom_as_the_headings_do(qtbot, projector):
+    win, view = projector, projector.formula_dock.widget()
+    before = view.numbers["q"].font().pointSizeF(), view.formulas["q"].font().pointSizeF()
+    win.zoom_in()
+    win.zoom_in()
+    qtbot.wait(10)  # Qt hands the new application font to the widgets on the next turn of the loop
+    after = view.numbers["q"].font().pointSizeF(), view.formulas["q"].font().pointSizeF()
+    growth = style.ZOOM_STEP ** 2
+    assert after[1] == pytest.approx(before[1] * growth, rel=0.02)
+    assert after[0] == pytest.approx(before[0] * growth, rel=0.02)
+
+
+def test_a_squeezed_map_drops_its_cell_numbers_rather_than_overprint(qtbot, synthetic_maps):
+    from explorer.attention.heatmap import HeatmapView  # noqa: PLC0415
+
+    view = HeatmapView()
+    qtbot.addWidget(view)
+    view.resize(600, 500)
+    view.show()
+    qtbot.waitExposed(view)
+    view.set_matrix(synthetic_maps.encoder_self[0, 0], list("abcde"), list("abcde"))
+    qtbot.waitUntil(view.cell_numbers_shown)
+    view.resize(600, 150)  # what the issue saw under the dock at zoom +2: rows thinner than a line
+    qtbot.waitUntil(lambda: not view.cell_numbers_shown())
+    line = QFontMetricsF(view._cell_texts[0].textItem.font()).height()
+    assert view.plot.vb.sceneBoundingRect().height() / 5 < 0.9 * line
+    view.resize(600, 500)
+    qtbot.waitUntil(view.cell_numbers_shown)
+
+
+def test_the_step_bars_keep_the_app_font_when_short_of_room(qtbot):
+    from explorer.lecture.step_bars import ProbabilityBars  # noqa: PLC0415
+
+    bars = ProbabilityBars()
+    qtbot.addWidget(bars)
+    font = bars.font()
+    font.setPointSizeF(16.0)  # zoom +2 of the 12-pt base
+    bars.setFont(font)
+    pieces = ("▁Das", "▁He", "▁Ich", "▁heute", "▁Es", "▁Bei")
+    bars.set_step(pieces, [0.596, 0.341, 0.004, 0.002, 0.001, 0.001], "▁Das", 0.596, 0)
+    bars.resize(300, 110)  # the room the Step tab left them with the dock open
+    rows, shown_font = bars.shown_rows()
+    assert shown_font.pointSizeF() == pytest.approx(16.0)  # it used to shrink to fit all seven rows
+    assert len(rows) * QFontMetricsF(shown_font).height() <= 110
+    assert rows[0][2] == "chosen" and rows[-1][2] == "rest"
+    assert sum(p for _, p, _ in rows) == pytest.approx(1.0, abs=1e-6)  # still the whole softmax
+    bars.resize(300, 400)
+    assert bars.shown_rows()[0] == bars.rows()  # room for all: every candidate
+
+
+def test_at_zoom_2_the_axis_titles_stay_within_a_short_plot(qtbot, synthetic_maps):
+    from explorer.attention.heatmap import BASE_POINT_SIZE, HeatmapView  # noqa: PLC0415
+
+    view = HeatmapView()
+    qtbot.addWidget(view)
+    view.set_font_scale(style.ZOOM_STEP ** 2)
+    view.resize(500, 260)  # the Head view's room at 1024 × 768, zoom +2
+    view.show()
+    qtbot.waitExposed(view)
+    view.set_matrix(synthetic_maps.encoder_self[0, 0], list("abcde"), list("abcde"),
+                    row_title="Query: source token", col_title="Key: source token")
+    qtbot.wait(20)
+    view.fit_titles()
+    title_font = QFont(view.font())
+    title_font.setPointSizeF(BASE_POINT_SIZE * 1.15 * style.ZOOM_STEP ** 2)
+    metrics = QFontMetricsF(title_font)
+    room = view.plot.vb.height()
+    for axis in (view._left, view.color_bar.axis):  # the query title and the colour bar's
+        assert metrics.horizontalAdvance(axis.labelText) <= room + 1, axis.labelText
+
+
+def test_at_zoom_2_neighbouring_clock_titles_do_not_overlap(qtbot):
+    from explorer.positional.clock_view import COLUMNS, ClockView  # noqa: PLC0415
+
+    view = ClockView()
+    qtbot.addWidget(view)
+    view.resize(500, 480)  # the PE tab's width at 1024 × 768 with the font zoomed twice
+    view.show()
+    qtbot.waitExposed(view)
+    view.set_model(256)
+    view.set_font_scale(style.ZOOM_STEP ** 2)
+    qtbot.wait(20)
+    titles = [c["plot"].titleLabel.item.sceneBoundingRect() for c in view.clocks]
+    for n in range(len(titles) - 1):
+        if (n + 1) % COLUMNS:  # the same row
+            assert titles[n].right() <= titles[n + 1].left(), n
