@@ -13,6 +13,7 @@ from __future__ import annotations
 from PySide6.QtCore import QCoreApplication, QThread, Signal
 from PySide6.QtWidgets import QTabWidget, QVBoxLayout, QWidget
 
+from explorer.ui.scroll import ColumnScrollArea
 from explorer.workbench.alignment_view import AlignmentView
 from explorer.workbench.importance_view import ImportanceView
 from explorer.workbench.stats_view import StatsView
@@ -40,7 +41,9 @@ class Workbench(QWidget):
         self.tabs.addTab(self.alignment_view, "Alignment")
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
-        layout.addWidget(self.tabs)
+        # Scrolls when short rather than asking for its full height: the tab area's minimum is the tallest
+        # tab's, and the workbench's grids would otherwise squeeze the formula dock under every tab.
+        layout.addWidget(ColumnScrollArea(self.tabs))
 
         self._thread = QThread()
         self._thread.setObjectName("analysis-worker")
