@@ -27,8 +27,8 @@ from PySide6.QtWidgets import (
 
 from explorer.attention.tokens import display_piece
 from explorer.ui.flow_layout import FlowLayout
-from explorer.ui.style import bold_font
 from explorer.ui.i18n import again, tr
+from explorer.ui.style import bold_font
 from model.analysis.walkthrough import FormulaRow, formula_row, hand_example
 from model.records import KIND_TITLES, AttentionMaps, AttentionVectors
 
