@@ -17,12 +17,28 @@ STATS = ("entropy", "confidence", "distance", "previous", "same", "next", "eos",
 DEFAULT_SENTENCES = 200  # Michel et al. score heads on a test set; 200 sentences keep a run in minutes
 
 
+# The one table of head-name kinds: how a head is written ("cross:4.2") on the command line, in files and in
+# the window, and what each short name stands for.
+KIND_NAMES = {"enc": "encoder", "encoder": "encoder", "dec": "decoder", "decoder": "decoder", "cross": "cross"}
+SHORT = {"encoder": "enc", "decoder": "dec", "cross": "cross"}
+
+
 def parse_head(name: str) -> tuple[str, int, int]:
-    """'cross:4.2' → ('cross', 3, 1): the kind and 0-based layer and head of a name written 1-based."""
-    short, _, rest = name.partition(":")
-    layer, _, head = rest.partition(".")
-    kind = {"enc": "encoder", "dec": "decoder", "cross": "cross"}.get(short, short)
-    return kind, int(layer) - 1, int(head) - 1
+    """'cross:4.2' → ('cross', 3, 1): the kind and 0-based layer and head of a name written 1-based;
+    ValueError saying what is wrong with anything else."""
+    short, sep, rest = name.strip().partition(":")
+    layer, dot, head = rest.partition(".")
+    if not sep or not dot or short.lower() not in KIND_NAMES:
+        raise ValueError("write KIND:LAYER.HEAD with KIND enc, dec or cross, e.g. enc:1.3")
+    try:
+        return KIND_NAMES[short.lower()], int(layer) - 1, int(head) - 1
+    except ValueError:
+        raise ValueError("layer and head must be whole numbers, e.g. enc:1.3") from None
+
+
+def format_head(h: tuple[str, int, int], sep: str = ":") -> str:
+    """('cross', 3, 1) → 'cross:4.2', the form ``parse_head`` reads ('cross 4.2' with ``sep`` " ")."""
+    return f"{SHORT[h[0]]}{sep}{h[1] + 1}.{h[2] + 1}"
 
 
 @dataclass(frozen=True)

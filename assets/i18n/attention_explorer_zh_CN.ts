@@ -392,8 +392,8 @@ B 的译文：{text}</translation>
       <translation>熵 {bits:.2f} 比特（均匀分布 {uniform:.2f}）</translation>
     </message>
     <message>
-      <source>max weight {w:.3f}</source>
-      <translation>最大权重 {w:.3f}</translation>
+      <source>mean max weight {w:.3f}</source>
+      <translation>平均最大权重 {w:.3f}</translation>
     </message>
     <message>
       <source>mean |i−j| {d:.2f}</source>

@@ -16,7 +16,7 @@ from explorer.attention.mask_overlay import MaskOverlay
 from explorer.attention.token_axis import TokenAxis
 from explorer.attention.tokens import display_piece, elide
 from explorer.ui.colormaps import DEFAULT_COLORMAP, get_colormap, map_to_rgba, text_color_for
-from explorer.ui.i18n import tr
+from explorer.ui.i18n import again, tr
 
 CELL_NUMBERS_MAX = 12  # write the weight inside each cell up to this many rows and columns
 NUMBER_SHRINK = (1.0, 0.85, 0.7)  # the cell numbers' font, as a fraction of theirs, tried until "0.00" fits
@@ -317,7 +317,8 @@ class HeatmapView(QtWidgets.QWidget):
         self._apply_titles()
 
     def _apply_titles(self) -> None:
-        title, row_title, col_title = self._titles
+        # In the window's language now: a resize after a language switch re-applies the titles kept aside.
+        title, row_title, col_title = (again(t) for t in self._titles)
         size = f"{BASE_POINT_SIZE * 1.15 * self._font_scale:.1f}pt"
         style = {"color": self._text_color.name(), "font-size": size}
         set_fitted_title(self.plot, title, self._text_color.name(), BASE_POINT_SIZE * 1.3 * self._font_scale,

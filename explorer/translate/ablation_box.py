@@ -15,6 +15,7 @@ from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QVBoxLay
 
 from explorer.ui.i18n import tr
 from explorer.ui.style import make_heading, make_muted
+from model.research_records import format_head
 
 GONE_STYLE = "background-color:#ffd6d6; text-decoration:line-through;"  # only in the unablated output
 NEW_STYLE = "background-color:#c8f0c8; font-weight:bold;"  # only in the ablated output
@@ -38,8 +39,7 @@ def diff_html(words: list[tuple[str, bool]], style: str) -> str:
 
 def format_heads(removed) -> str:
     """(('cross', 3, 1), …) → 'cross 4.2, …' (1-based, as the window names heads)."""
-    short = {"encoder": "enc", "decoder": "dec", "cross": "cross"}
-    return ", ".join(f"{short[k]} {layer + 1}.{head + 1}" for k, layer, head in removed)
+    return ", ".join(format_head(h, " ") for h in removed)
 
 
 class AblationBox(QFrame):

@@ -18,13 +18,13 @@ from pathlib import Path
 
 from model.analysis.test_set import check
 from model.checkpoint import WEIGHTS, LoadedModel
-from model.decoding.ablation import Head, format_head, head_masks
+from model.decoding.ablation import Head, head_masks
 from model.decoding.decode import eval_threads, translate_many
 from model.errors import UserError
 from model.files import write_atomic
 from model.languages import bleu_tokenizer
 from model.records import KINDS
-from model.research_records import HeadScore, Importance  # noqa: F401 - re-exported for older imports
+from model.research_records import HeadScore, Importance, format_head
 from model.safe_json import read_json
 
 CACHE_VERSION = 1

@@ -22,9 +22,9 @@ def _test_set(a, loaded, need_ref: bool):
 
 
 def cmd_stats(a) -> int:
-    from model.analysis.head_stats import STATS
     from model.analysis.test_set import statistics
     from model.files import write_atomic
+    from model.research_records import STATS
     loaded = load_model_arg(a)
     texts, _ = _test_set(a, loaded, need_ref=False)
     table = statistics(loaded, texts, beam_size=a.beam)

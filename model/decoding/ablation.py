@@ -12,9 +12,7 @@ from torch import Tensor
 
 from model.errors import UserError
 from model.records import KINDS
-
-KIND_NAMES = {"enc": "encoder", "encoder": "encoder", "dec": "decoder", "decoder": "decoder", "cross": "cross"}
-SHORT = {"encoder": "enc", "decoder": "dec", "cross": "cross"}
+from model.research_records import parse_head
 
 Head = tuple[str, int, int]  # (kind, layer, head), 0-based
 
@@ -25,27 +23,16 @@ def parse_heads(spec: str, n_layers: int, n_heads: int) -> tuple[Head, ...]:
     for item in (s.strip() for s in spec.split(",")):
         if not item:
             continue
-        kind, sep, rest = item.partition(":")
-        layer_s, dot, head_s = rest.partition(".")
-        if not sep or not dot or kind.lower() not in KIND_NAMES:
-            raise UserError(f"cannot read head {item!r}: write KIND:LAYER.HEAD with KIND enc, dec or cross, "
-                            "e.g. enc:1.3")
         try:
-            layer, head = int(layer_s), int(head_s)
-        except ValueError:
-            raise UserError(f"cannot read head {item!r}: layer and head must be whole numbers, e.g. enc:1.3") from None
-        if not 1 <= layer <= n_layers or not 1 <= head <= n_heads:
+            h = parse_head(item)
+        except ValueError as exc:
+            raise UserError(f"cannot read head {item!r}: {exc}") from None
+        if not 0 <= h[1] < n_layers or not 0 <= h[2] < n_heads:
             raise UserError(f"head {item!r} does not exist: this model has layers 1–{n_layers} and heads "
                             f"1–{n_heads}")
-        h = (KIND_NAMES[kind.lower()], layer - 1, head - 1)
         if h not in out:
             out.append(h)
     return tuple(out)
-
-
-def format_head(h: Head) -> str:
-    """('cross', 3, 1) → 'cross:4.2', the form ``parse_heads`` reads."""
-    return f"{SHORT[h[0]]}:{h[1] + 1}.{h[2] + 1}"
 
 
 def head_masks(removed: tuple[Head, ...] | list[Head], n_layers: int, n_heads: int,

@@ -30,10 +30,11 @@ VIEWS = {f"explorer.{package}.{name}" for package, names in {
 # model.builtin (and the model.languages it names pairs with): the built-in models' folders, for the Models menu
 LIGHT = {"model", "model.records", "model.choices", "model.config", "model.errors", "model.analysis",
          "model.analysis.walkthrough", "model.research_records", "model.analysis.alignment", "model.files",
+         "model.analysis.head_stats",
          "model.builtin", "model.languages", "model.safe_json", "model.hub", "model.hub.cache",
          "model.hub.catalogue", "model.hub.progress"}
 VIEW_MODEL_IMPORTS = {"model.records", "model.analysis.walkthrough", "model.research_records",
-                      "model.analysis.alignment"}
+                      "model.analysis.alignment", "model.analysis.head_stats"}
 # model.files: the atomic write (standard library only), for the lesson files the window saves
 # model.safe_json: the bounded JSON reader lesson files go through
 # model.hub.cache / catalogue / progress: which Hub models are downloaded, the curated list, bytes and time

@@ -55,11 +55,31 @@ def test_head_statistics_of_known_patterns():
     uniform = np.full((3, 8), 1 / 8)
     stats = head_statistics(uniform)
     assert stats.entropy_bits == pytest.approx(3.0) and stats.max_entropy_bits == pytest.approx(3.0)
-    assert stats.diagonal_share is None
+    # a cross-attention-shaped map has a diagonal too (target i on source i), as the workbench measures it
+    assert stats.diagonal_share == pytest.approx(1 / 8) and stats.confidence == pytest.approx(1 / 8)
+    assert stats.mean_distance == pytest.approx(np.mean([np.abs(i - np.arange(8)).mean() for i in range(3)]))
     causal = np.tril(np.ones((4, 4)))
     causal /= causal.sum(axis=1, keepdims=True)
     stats = head_statistics(causal, masked=np.triu(np.ones((4, 4), bool), 1))
     assert stats.entropy_bits == pytest.approx(stats.max_entropy_bits)  # uniform over what it may see
+
+
+def test_the_panel_and_the_workbench_give_one_head_the_same_numbers(synthetic_maps):
+    """#26: one definition of each statistic, the model's (the workbench averages it over a test set)."""
+    from model.analysis.head_stats import sentence_statistics  # noqa: PLC0415
+    from model.research_records import STATS  # noqa: PLC0415
+
+    table = sentence_statistics(synthetic_maps)
+    for kind in ("encoder", "decoder", "cross"):
+        rows, cols = synthetic_maps.labels(kind)
+        w = synthetic_maps.of_kind(kind)[1, 2]
+        shown = head_statistics(w, col_labels=cols)
+        model = dict(zip(STATS, table[kind][1, 2]))
+        assert shown.entropy_bits == pytest.approx(model["entropy"])
+        assert shown.confidence == pytest.approx(model["confidence"])
+        assert shown.mean_distance == pytest.approx(model["distance"])
+        assert shown.diagonal_share == pytest.approx(model["same"])
+        assert shown.previous_share == pytest.approx(model["previous"])
 
 
 def test_views_do_not_import_torch():

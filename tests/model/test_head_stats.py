@@ -10,9 +10,10 @@ import math
 import numpy as np
 import pytest
 
-from model.analysis.head_stats import STATS, average, is_punctuation, map_statistics, sentence_statistics
+from model.analysis.head_stats import average, is_punctuation, map_statistics, sentence_statistics
 from model.cli.commands import main
 from model.records import AttentionMaps
+from model.research_records import STATS
 
 W = np.array([[1.0, 0.0, 0.0],
               [0.5, 0.5, 0.0],
