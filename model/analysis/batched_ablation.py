@@ -19,7 +19,8 @@ import torch
 from torch import Tensor
 
 from model.decoding.ablation import Head
-from model.decoding.decode import greedy, intra_op_threads, sentence_batches
+from model.decoding.decode import intra_op_threads, sentence_batches
+from model.transformer import DecoderState
 
 ROWS = 512  # decoder rows per step: 8 ablations of a 64-sentence batch (measured: more rows gain little)
 BATCH = 64  # sentences per batch: translate_many's greedy batch, so the hypotheses are the same
@@ -36,6 +37,39 @@ def group_masks(group: list[list[Head]], rows: int, n_layers: int, n_heads: int,
             m = masks.setdefault(kind, torch.ones(len(group) * rows, n_layers, n_heads, device=device))
             m[j * rows:(j + 1) * rows, layer, head] = 0.0
     return masks
+
+
+def greedy_shrinking(model, src: Tensor, max_len: int, head_masks: dict[str, Tensor],
+                     memory: Tensor | None = None) -> list[list[int]]:
+    """``greedy`` with per-row head masks, where a row that has ended leaves the batch.
+
+    Out of hundreds of rows a few (an ablation that broke the model) often run to ``max_len``; carrying
+    every finished row along with them made a group slower than its ablations one at a time. Each row is
+    computed on its own either way, so the ids are ``greedy``'s.
+    """
+    if memory is None:
+        memory, _ = model.encode(src, head_mask=head_masks.get("encoder"))
+    eos = model.cfg.eos_id
+    state = DecoderState(model, memory, src)
+    alive = list(range(src.size(0)))  # the original row of each row still decoding
+    out: list[list[int]] = [[] for _ in alive]
+    last = torch.full((len(alive), 1), model.cfg.bos_id, dtype=torch.long, device=src.device)
+    for _ in range(max_len):
+        hidden, _, _ = model.decode(last, memory, src, state=state, head_masks=head_masks)
+        nxt = model.next_logits(hidden[:, -1]).argmax(-1)  # (A,)
+        for r, t in zip(alive, nxt.tolist()):
+            out[r].append(t)
+        ended = nxt == eos
+        if bool(ended.all()):
+            break
+        if bool(ended.any()):
+            keep = (~ended).nonzero().squeeze(1)
+            alive = [alive[i] for i in keep.tolist()]
+            state.reorder(keep)  # caches, cross K/V and the source mask follow the rows that go on
+            memory, src, nxt = memory.index_select(0, keep), src.index_select(0, keep), nxt.index_select(0, keep)
+            head_masks = {k: m.index_select(0, keep) for k, m in head_masks.items()}
+        last = nxt[:, None]
+    return out
 
 
 def decode_ablations(model, tok, texts: list[str], ablations: list[list[Head]], threads: int | None = None,
@@ -65,8 +99,7 @@ def decode_ablations(model, tok, texts: list[str], ablations: list[list[Head]], 
                     if b not in memories:
                         memories[b] = model.encode(src)[0]
                     memory = memories[b].repeat(n, 1, 1)  # (n·B, S, D)
-                generated = greedy(model, src.repeat(n, 1), max(max_lens), head_masks=masks or None,
-                                   memory=memory)
+                generated = greedy_shrinking(model, src.repeat(n, 1), max(max_lens), masks, memory)
                 for j, i in enumerate(group):
                     for r, t in enumerate(idx):
                         ids = generated[j * len(idx) + r]
