@@ -67,7 +67,8 @@ def head_importance(loaded: LoadedModel, src: list[str], ref: list[str], progres
 
     progress(done, total) after each group of passes over the test set (``done`` passes so far). cache: a
     JSON file of earlier results (one per key); a hit returns them without translating, a miss adds this
-    run's. should_stop: checked at every decoding step; when it returns true the run raises ``Cancelled`` and stores nothing.
+    run's. should_stop: checked at every decoding step; when it returns true the run raises ``Cancelled``
+    and stores nothing.
     """
     if len(src) != len(ref) or not src:
         raise UserError(f"need as many references as sentences, and at least one ({len(src)} and {len(ref)})")
