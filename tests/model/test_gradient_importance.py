@@ -55,3 +55,17 @@ def test_gradient_importance_equals_a_finite_difference(loaded64):
     # The full model's loss, rounded to 6 decimals.
     assert result.loss == pytest.approx(np.mean([_loss(loaded64, s, r, "encoder", 0, 0, 1.0)
                                                  for s, r in zip(SRC, REF)]), abs=1e-6)
+
+
+def test_the_command_line_prints_the_estimate(tiny_model_dir, tmp_path, capsys):
+    import json
+
+    from model.cli.commands import main
+    src, ref = tmp_path / "s.txt", tmp_path / "r.txt"
+    src.write_text("\n".join(SRC) + "\n", encoding="utf-8")
+    ref.write_text("\n".join(REF) + "\n", encoding="utf-8")
+    assert main(["heads", "importance", "--model", str(tiny_model_dir), "--src", str(src), "--ref", str(ref),
+                 "--gradient", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    direct = gradient_importance(load_model(tiny_model_dir), SRC, REF)
+    assert out == json.loads(json.dumps(direct.to_json())) and out["sentences"] == len(SRC)
