@@ -172,7 +172,8 @@ class MultiHeadAttention(nn.Module):
 
         mask: bool (B, 1, T|1, S), True = may attend. is_causal: mask the future (self-attention only).
         cache: keys/values of earlier decoding steps (self-attention). static_kv: precomputed cross K, V.
-        head_mask: (H,) multipliers on each head's output (0 removes a head), for ablation.
+        head_mask: (H,) multipliers on each head's output (0 removes a head), for ablation; or (B, H), one
+            row per batch row, so many ablations decode as one batch (model/analysis/batched_ablation.py).
         packing: x holds only the real tokens, (N, D) (see ``Packing``), and so does the output.
         memory_packing: likewise for memory (cross-attention).
         """
@@ -217,7 +218,8 @@ class MultiHeadAttention(nn.Module):
                                                      is_causal=is_causal)
             weights = None
         if head_mask is not None:
-            out = out * head_mask.view(1, -1, 1, 1).to(out.dtype)
+            rows = head_mask.size(0) if head_mask.dim() == 2 else 1  # (B, H) per row, or (H,) for all rows
+            out = out * head_mask.view(rows, -1, 1, 1).to(out.dtype)
         out = out.transpose(1, 2).reshape(b, t, d)  # concatenate heads: (B, T, D)
         if packing is not None:
             out = packing.pack(out)

@@ -90,6 +90,27 @@ class Importance:
 
 
 @dataclass(frozen=True)
+class GradientImportance:
+    """Michel et al.'s gradient estimate: |∂loss/∂gate| of each head, averaged over ``sentences``."""
+
+    sentences: int
+    loss: float  # the full model's mean teacher-forced cross-entropy per sentence
+    scores: tuple[tuple[str, float], ...]  # ('cross:4.2', importance) in kind, layer, head order
+
+    def grid(self, kind: str, n_layers: int, n_heads: int) -> np.ndarray:
+        """(L, H) importance of ``kind``'s heads; NaN where the result names no such head."""
+        grid = np.full((n_layers, n_heads), np.nan)
+        for name, value in self.scores:
+            k, layer, head = parse_head(name)
+            if k == kind and layer < n_layers and head < n_heads:
+                grid[layer, head] = value
+        return grid
+
+    def to_json(self) -> dict:
+        return {"sentences": self.sentences, "loss": self.loss, "gradient": [list(s) for s in self.scores]}
+
+
+@dataclass(frozen=True)
 class HeadTable:
     """Statistics averaged over ``sentences`` sentences: ``values[kind]`` is (L, H, len(STATS))."""
 

@@ -60,6 +60,13 @@ class DecoderState:
             self.src_mask = self.src_mask.index_select(0, index)
 
 
+def layer_mask(mask: Tensor | None, layer: int) -> Tensor | None:
+    """One layer's head multipliers from an (L, H) mask, shared by every row, or a (B, L, H) one, per row."""
+    if mask is None:
+        return None
+    return mask[:, layer] if mask.dim() == 3 else mask[layer]
+
+
 def padding_mask(tokens: Tensor, pad_id: int) -> Tensor:
     """(B, S) token ids → bool (B, 1, 1, S), True where a key is a real token (may be attended)."""
     return (tokens != pad_id)[:, None, None, :]
@@ -115,12 +122,13 @@ class Transformer(nn.Module):
                head_mask: Tensor | None = None) -> tuple[Tensor, list[Tensor]]:
         """src: (B, S) ids → memory (B, S, D) and, if asked, L × (B, H, S, S) weights.
 
-        head_mask: (L, H) multipliers for encoder self-attention heads (ablation); None = all heads.
+        head_mask: (L, H) multipliers for encoder self-attention heads (ablation), or (B, L, H) with one
+        row per sentence (many ablations in one batch); None = all heads.
         """
         mask = padding_mask(src, self.cfg.pad_id)
         x, weights = self.embed(src, source=True), []
         for i, layer in enumerate(self.encoder):
-            x, w = layer(x, mask, need_weights, None if head_mask is None else head_mask[i])
+            x, w = layer(x, mask, need_weights, layer_mask(head_mask, i))
             if need_weights:
                 weights.append(w)
         return x, weights
@@ -131,7 +139,7 @@ class Transformer(nn.Module):
         """tgt: (B, T) decoder input ids (starting with <s>) → hidden (B, T, D) and optional weights.
 
         With ``state`` only the new positions are fed (usually T = 1) and keys/values of earlier
-        positions come from the cache.
+        positions come from the cache. head_masks: {kind: (L, H) or per row (B, L, H)} as for ``encode``.
         """
         if state is not None and state.mask_known:
             mask = state.src_mask
@@ -142,7 +150,7 @@ class Transformer(nn.Module):
         hm = head_masks or {}
         self_w, cross_w = [], []
         for i, layer in enumerate(self.decoder):
-            masks = (hm["decoder"][i] if "decoder" in hm else None, hm["cross"][i] if "cross" in hm else None)
+            masks = (layer_mask(hm.get("decoder"), i), layer_mask(hm.get("cross"), i))
             x, ws, wc = layer(x, memory, mask, need_weights,
                               cache=state.self_caches[i] if state is not None else None,
                               static_kv=state.cross_kv[i] if state is not None else None,

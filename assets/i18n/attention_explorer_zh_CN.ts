@@ -1987,5 +1987,17 @@ or train a new model on a parallel corpus.</source>
       <source>CSV of the shown matrix, pieces as shown (*.csv)</source>
       <translation>当前矩阵的 CSV，与窗口显示相同的子词 (*.csv)</translation>
     </message>
+    <message>
+      <source>Shown: gradient estimate (|∂loss/∂gate| per head, Michel et al. 2019); the exact BLEU drop follows.</source>
+      <translation>当前显示：梯度估计（每个头的 |∂损失/∂门控|，Michel 等 2019）；精确的 BLEU 下降随后给出。</translation>
+    </message>
+    <message>
+      <source>Shown: exact BLEU drop (each head removed and the test set translated again).</source>
+      <translation>当前显示：精确的 BLEU 下降（逐个移除头并重新翻译测试集）。</translation>
+    </message>
+    <message>
+      <source>Loss {loss:.3f} on {n} sentences. Cells: |∂loss/∂gate|; largest {head}, {value:.2f}.</source>
+      <translation>{n} 个句子上的损失为 {loss:.3f}。格子：|∂损失/∂门控|；最大的是 {head}，{value:.2f}。</translation>
+    </message>
   </context>
 </TS>

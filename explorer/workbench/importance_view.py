@@ -22,6 +22,10 @@ from model.records import KINDS
 from model.research_records import Importance
 
 HINT = N_("Run to score every head: each is removed alone and the test set translated again (greedy).")
+# Which of the two measures the grids show: the gradient estimate comes first (seconds), the exact run after.
+SHOWN_ESTIMATE = N_("Shown: gradient estimate (|∂loss/∂gate| per head, Michel et al. 2019); the exact BLEU drop "
+                    "follows.")
+SHOWN_EXACT = N_("Shown: exact BLEU drop (each head removed and the test set translated again).")
 
 CURVE_PEN = "#1f5fbf"
 
@@ -36,6 +40,9 @@ class ImportanceView(QtWidgets.QWidget):
         self.run_bar = RunBar(needs_reference=True)
         self.summary = QtWidgets.QLabel(HINT)
         self.summary.setWordWrap(True)
+        self.estimate = None  # the GradientImportance shown until the exact result arrives
+        self.shown = QtWidgets.QLabel("")  # says which measure the grids show
+        self.shown.setWordWrap(True)
         self.export_button = QtWidgets.QPushButton("Export…")
         self.export_button.setEnabled(False)
         self.export_button.clicked.connect(self._export_dialog)
@@ -57,6 +64,7 @@ class ImportanceView(QtWidgets.QWidget):
             grids.addWidget(self.grids[k])
         layout = QtWidgets.QVBoxLayout(self)
         layout.addWidget(self.run_bar)
+        layout.addWidget(self.shown)
         layout.addLayout(head)
         layout.addLayout(grids, 3)
         layout.addWidget(self.scale_bar)
@@ -64,7 +72,8 @@ class ImportanceView(QtWidgets.QWidget):
 
     def set_result(self, result: Importance, n_layers: int, n_heads: int) -> None:
         """Fill the grids and the curve from ``result`` of a model with this many layers and heads."""
-        self.result, self.shape = result, (n_layers, n_heads)
+        self.result, self.shape, self.estimate = result, (n_layers, n_heads), None
+        self.shown.setText(translate(SHOWN_EXACT))
         drops = {k: result.drop_grid(k, n_layers, n_heads) for k in KINDS}
         top = max([float(np.nanmax(d)) for d in drops.values() if np.isfinite(d).any()] + [1e-9])
         for k in KINDS:
@@ -79,9 +88,25 @@ class ImportanceView(QtWidgets.QWidget):
             cached=tr(" (from the cache)") if result.cached else "", head=worst.head, drop=result.bleu - worst.bleu))
         self.export_button.setEnabled(True)
 
+    def set_estimate(self, estimate, n_layers: int, n_heads: int) -> None:
+        """Show the gradient estimate (``GradientImportance``) while the exact run goes on: the grids
+        coloured by |∂loss/∂gate|, no pruning curve (it needs the exact run)."""
+        self.result, self.estimate, self.shape = None, estimate, (n_layers, n_heads)
+        self.shown.setText(translate(SHOWN_ESTIMATE))
+        grids = {k: estimate.grid(k, n_layers, n_heads) for k in KINDS}
+        top = max([float(np.nanmax(g)) for g in grids.values() if np.isfinite(g).any()] + [1e-9])
+        for k in KINDS:
+            self.grids[k].set_values(grids[k], levels=(0.0, top), fmt="{:.2f}")
+        self.curve.setData([], [])
+        best = max(estimate.scores, key=lambda s: s[1])
+        self.summary.setText(tr("Loss {loss:.3f} on {n} sentences. Cells: |∂loss/∂gate|; largest {head}, {value:.2f}.",
+                                loss=estimate.loss, n=estimate.sentences, head=best[0], value=best[1]))
+        self.export_button.setEnabled(False)  # exports write the exact result
+
     def clear(self) -> None:
         """No result (another model): the grids, the curve and the summary go back to the start."""
-        self.result = None
+        self.result, self.estimate = None, None
+        self.shown.setText("")
         self.summary.setText(translate(HINT))
         for g in self.grids.values():
             g.clear()

@@ -54,6 +54,7 @@ class Workbench(QWidget):
         self._request_stats.connect(self.worker.run_stats)
         self.worker.progress.connect(self._on_progress)
         self.worker.importance_ready.connect(self._on_importance)
+        self.worker.estimate_ready.connect(self._on_estimate)
         self.worker.stats_ready.connect(self._on_stats)
         self.worker.cancelled.connect(self._on_cancelled)
         self.worker.failed.connect(self._on_failed)
@@ -141,6 +142,12 @@ class Workbench(QWidget):
             return
         self.importance_view.run_bar.set_running(False)
         self.importance_view.set_result(result, self.model_info.n_layers, self.model_info.n_heads)
+
+    def _on_estimate(self, request_id: int, estimate) -> None:
+        """The gradient estimate: shown at once; the run bar stays busy until the exact result."""
+        if request_id != self._latest[IMPORTANCE] or self.model_info is None:
+            return
+        self.importance_view.set_estimate(estimate, self.model_info.n_layers, self.model_info.n_heads)
 
     def _on_stats(self, request_id: int, table) -> None:
         if request_id != self._latest[STATS]:

@@ -41,6 +41,7 @@ class AnalysisWorker(QObject):
 
     progress = Signal(object)  # AnalysisProgress
     importance_ready = Signal(int, object)  # request_id, Importance (cached=True when read from the cache)
+    estimate_ready = Signal(int, object)  # request_id, GradientImportance: the first look, before the exact run
     stats_ready = Signal(int, object)  # request_id, HeadTable
     cancelled = Signal(str, int)  # job, request_id
     failed = Signal(str, str, int)  # job, message, request_id
@@ -90,10 +91,16 @@ class AnalysisWorker(QObject):
         """Head importance of the model at ``model_path`` on src/ref ('' = its held-out set)."""
         self.cancel_event.clear()
         try:
-            from model.analysis.importance import head_importance
+            from model.analysis.importance import cached_importance, head_importance
             from model.analysis.test_set import Cancelled, load_pairs
             sources, refs = load_pairs(model_path, src or None, ref or None, limit)
             try:
+                if cached_importance(model_path, sources, refs, self._cache(model_path)) is None:
+                    # Seconds, where the exact run takes minutes: shown while the exact run goes on.
+                    from model.analysis.gradient_importance import gradient_importance
+                    estimate = gradient_importance(self._model(model_path), sources, refs,
+                                                   should_stop=self.cancel_event.is_set)
+                    self.estimate_ready.emit(request_id, estimate)
                 result = head_importance(self._model(model_path), sources, refs,
                                          progress=self._reporter(IMPORTANCE, request_id),
                                          cache=self._cache(model_path), should_stop=self.cancel_event.is_set)

@@ -1,7 +1,8 @@
 """Head importance over a test set, after Michel et al. 2019 ("Are Sixteen Heads Really Better than One?").
 
-Each head is removed alone and the test set translated again (greedy, batched over sentences): the drop
-in BLEU and chrF from the full model is that head's importance. Then heads are removed cumulatively in
+Each head is removed alone and the test set translated again (greedy, batched over sentences and over
+ablations: ``model.analysis.batched_ablation``): the drop in BLEU and chrF from the full model is that
+head's importance. Then heads are removed cumulatively in
 order of least importance (the smallest BLEU drop first, Michel et al.'s pruning curve) to show how many
 the model can lose. Results can be cached in a JSON file keyed by the model's weights and the data, since
 a run costs (1 + 2·3·L·H) passes over the test set. The window keeps one cache file per model folder
@@ -16,10 +17,11 @@ import os
 from contextlib import contextmanager
 from pathlib import Path
 
+from model.analysis.batched_ablation import decode_ablations
 from model.analysis.test_set import check
 from model.checkpoint import WEIGHTS, LoadedModel
-from model.decoding.ablation import Head, head_masks
-from model.decoding.decode import eval_threads, translate_many
+from model.decoding.ablation import Head
+from model.decoding.decode import eval_threads
 from model.errors import UserError
 from model.files import write_atomic
 from model.languages import bleu_tokenizer
@@ -63,9 +65,10 @@ def head_importance(loaded: LoadedModel, src: list[str], ref: list[str], progres
                     cache: Path | None = None, should_stop=None) -> Importance:
     """BLEU/chrF of the full model, with each head removed alone, and along the pruning curve.
 
-    progress(done, total) after each pass over the test set. cache: a JSON file of earlier results
-    (one per key); a hit returns them without translating, a miss adds this run's. should_stop: checked
-    at every decoding step; when it returns true the run raises ``Cancelled`` and stores nothing.
+    progress(done, total) after each group of passes over the test set (``done`` passes so far). cache: a
+    JSON file of earlier results (one per key); a hit returns them without translating, a miss adds this
+    run's. should_stop: checked at every decoding step; when it returns true the run raises ``Cancelled``
+    and stores nothing.
     """
     if len(src) != len(ref) or not src:
         raise UserError(f"need as many references as sentences, and at least one ({len(src)} and {len(ref)})")
@@ -75,26 +78,23 @@ def head_importance(loaded: LoadedModel, src: list[str], ref: list[str], progres
         return Importance.from_json(stored[key], cached=True)
     cfg = loaded.config
     heads: list[Head] = [(k, layer, h) for k in KINDS for layer in range(cfg.n_layers) for h in range(cfg.n_heads)]
-    total, done = 1 + 2 * len(heads), 0
+    total = 1 + 2 * len(heads)
     threads = eval_threads()
 
-    def run(removed: list[Head]) -> tuple[float, float]:
-        nonlocal done
-        masks = head_masks(removed, cfg.n_layers, cfg.n_heads, loaded.device)
+    def run(ablations: list[list[Head]], before: int) -> list[tuple[float, float]]:
+        """Scores of each ablation; all of them decoded in batches of many ablations at once."""
+        report = None if progress is None else (lambda n: progress(before + n, total))
         with cancel_hook(loaded.model, should_stop):
-            hyps = translate_many(loaded.model, loaded.tokenizer, src, beam_size=1, threads=threads,
-                                  head_masks=masks)
-        done += 1
-        if progress is not None:
-            progress(done, total)
-        return _score(hyps, ref)
+            hyps = decode_ablations(loaded.model, loaded.tokenizer, src, ablations, threads=threads,
+                                    progress=report)
+        return [_score(h, ref) for h in hyps]
 
-    bleu, chrf = run([])
-    alone = [HeadScore(format_head(h), *run([h])) for h in heads]
+    first = run([[]] + [[h] for h in heads], 0)
+    (bleu, chrf), alone = first[0], [HeadScore(format_head(h), *s) for h, s in zip(heads, first[1:])]
     # Least important first: the highest BLEU without it; ties keep kind, layer, head order (stable sort).
     order = sorted(range(len(heads)), key=lambda i: -alone[i].bleu)
-    curve = tuple(HeadScore(format_head(heads[i]), *run([heads[j] for j in order[:n + 1]]))
-                  for n, i in enumerate(order))
+    scores = run([[heads[j] for j in order[:n + 1]] for n in range(len(order))], 1 + len(heads))
+    curve = tuple(HeadScore(format_head(heads[i]), *s) for i, s in zip(order, scores))
     result = Importance(len(src), bleu, chrf, tuple(alone), curve)
     if cache is not None:
         stored[key] = result.to_json()

@@ -41,6 +41,16 @@ def cmd_importance(a) -> int:
     from model.analysis.importance import head_importance
     loaded = load_model_arg(a)
     src, ref = _test_set(a, loaded, need_ref=True)
+    if a.gradient:
+        from model.analysis.gradient_importance import gradient_importance
+        estimate = gradient_importance(loaded, src, ref)
+        if a.json:
+            print(json.dumps(estimate.to_json()))
+            return 0
+        print(f"full model: loss {estimate.loss:.4f} ({estimate.sentences} sentences); |dloss/dgate| per head:")
+        for name, value in sorted(estimate.scores, key=lambda s: -s[1]):  # most important first
+            print(f"{name:<14} {value:9.4f}")
+        return 0
     result = head_importance(loaded, src, ref, progress=None if a.json else _Passes(),
                              cache=Path(a.cache) if a.cache else None)
     if a.json:
@@ -87,6 +97,8 @@ def add_heads_commands(subparsers) -> None:
     im.add_argument("--ref", metavar="FILE", help="reference translations, one a line (with --src)")
     im.add_argument("--cache", metavar="FILE.json",
                     help="reuse results stored here for the same weights and data, and store new ones")
+    im.add_argument("--gradient", action="store_true",
+                    help="the fast estimate instead: |dloss/dgate| of each head, one backward pass (Michel et al.)")
     im.add_argument("--json", action="store_true", help="print the results as JSON on stdout")
     im.set_defaults(func=cmd_importance)
 

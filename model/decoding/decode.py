@@ -74,14 +74,17 @@ def step_logprobs(model: Transformer, memory: Tensor, src: Tensor, seqs: Tensor,
 
 @torch.inference_mode()
 def greedy(model: Transformer, src: Tensor, max_len: int, use_cache: bool = True,
-           head_masks: dict[str, Tensor] | None = None) -> list[list[int]]:
+           head_masks: dict[str, Tensor] | None = None, memory: Tensor | None = None) -> list[list[int]]:
     """src: (B, S) → for each row the generated ids (ending in </s> unless max_len was reached).
 
-    head_masks: {kind: (L, H)} multipliers, 0 removes a head (model/decoding/ablation.py). A head's mask
-    acts on its output after attention, so the key/value cache stays valid and ablation keeps it.
+    head_masks: {kind: (L, H)} multipliers, 0 removes a head (model/decoding/ablation.py), or (B, L, H)
+    with one row per sentence. A head's mask acts on its output after attention, so the key/value cache
+    stays valid and ablation keeps it. memory: the encoder's output for src when the caller has it
+    already (with the same encoder head masks), (B, S, D).
     """
     hm = head_masks or {}
-    memory, _ = model.encode(src, head_mask=hm.get("encoder"))
+    if memory is None:
+        memory, _ = model.encode(src, head_mask=hm.get("encoder"))
     b = src.size(0)
     bos, eos = model.cfg.bos_id, model.cfg.eos_id
     seqs = torch.full((b, 1), bos, dtype=torch.long, device=src.device)
@@ -341,23 +344,13 @@ def decode_batches(model: Transformer, tok, texts: list[str], beam_size: int = 1
     device = next(model.parameters()).device
     if batch_size is None:
         batch_size = 64 if beam_size == 1 else max(1, 64 // beam_size)
-    max_len_of = max_len_of or (lambda n: n + 50)
-    eos = model.cfg.eos_id
-    # Each tokenizer cleans text its own way (Marian's as Marian does); ids and </s> are the model's.
-    encoded = [(tok.encode(t)[: MAX_SOURCE_PIECES] or [tok.unk_id]) + [eos] for t in texts]
+    encoded, batches = sentence_batches(model, tok, texts, batch_size, max_len_of)
     out: list[list[int]] = [[] for _ in texts]
-    order = sorted(range(len(texts)), key=lambda i: len(encoded[i]))
+    finished = 0
     with torch.inference_mode(), intra_op_threads(threads if device.type == "cpu" else None):
-        for start in range(0, len(order), batch_size):
+        for idx, src, max_lens in batches:
             if should_stop is not None and should_stop():
                 break
-            idx = order[start:start + batch_size]
-            s_len = max(len(encoded[i]) for i in idx)
-            src = torch.full((len(idx), s_len), model.cfg.pad_id, dtype=torch.long)
-            for r, i in enumerate(idx):
-                src[r, : len(encoded[i])] = torch.tensor(encoded[i])
-            src = src.to(device)
-            max_lens = [max_len_of(len(encoded[i])) for i in idx]
             if beam_size == 1:
                 results = greedy(model, src, max(max_lens), head_masks=head_masks)  # the batch's longest bound
             else:
@@ -365,6 +358,31 @@ def decode_batches(model: Transformer, tok, texts: list[str], beam_size: int = 1
                                                                 head_masks=head_masks)]
             for i, ids in zip(idx, results):
                 out[i] = list(ids)
+            finished += len(idx)
             if progress is not None:
-                progress(min(start + batch_size, len(order)), len(order))
+                progress(finished, len(texts))
     return encoded, out
+
+
+def sentence_batches(model: Transformer, tok, texts: list[str], batch_size: int = 64, max_len_of=None,
+                     ) -> tuple[list[list[int]], list[tuple[list[int], Tensor, list[int]]]]:
+    """(source ids of each text, [(text indices, padded src (B, S), output bounds)] in length-sorted batches).
+
+    The one batching of evaluation: ``decode_batches`` and the batched head ablations
+    (model/analysis/batched_ablation.py) both decode these batches, so their outputs agree exactly.
+    ``max_len_of(n)``: the output bound for a source of n pieces (default n + 50).
+    """
+    device = next(model.parameters()).device
+    max_len_of = max_len_of or (lambda n: n + 50)
+    eos = model.cfg.eos_id
+    # Each tokenizer cleans text its own way (Marian's as Marian does); ids and </s> are the model's.
+    encoded = [(tok.encode(t)[: MAX_SOURCE_PIECES] or [tok.unk_id]) + [eos] for t in texts]
+    order = sorted(range(len(texts)), key=lambda i: len(encoded[i]))
+    batches = []
+    for start in range(0, len(order), batch_size):
+        idx = order[start:start + batch_size]
+        src = torch.full((len(idx), max(len(encoded[i]) for i in idx)), model.cfg.pad_id, dtype=torch.long)
+        for r, i in enumerate(idx):
+            src[r, : len(encoded[i])] = torch.tensor(encoded[i])
+        batches.append((idx, src.to(device), [max_len_of(len(encoded[i])) for i in idx]))
+    return encoded, batches

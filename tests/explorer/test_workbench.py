@@ -47,10 +47,19 @@ def _run_importance(qtbot, wb, files):
     bar = wb.importance_view.run_bar
     bar.set_files(*files)
     bar.count.setValue(0)  # all four sentences
+    seen = []  # what the view said it showed when the estimate arrived, and whether the run still went on
+    view, show_estimate = wb.importance_view, wb.importance_view.set_estimate
+
+    def recording(*args):
+        show_estimate(*args)
+        seen.append((view.shown.text(), view.estimate is not None, view.result is None,
+                     bar.cancel_button.isEnabled()))
+    view.set_estimate = recording
     with qtbot.waitSignal(wb.worker.importance_ready, timeout=180_000) as blocker:
         bar.run_button.click()
         assert not bar.run_button.isEnabled() and bar.cancel_button.isEnabled()
     qtbot.waitUntil(lambda: wb.importance_view.result is not None)
+    wb.last_shown = seen
     return blocker.args[1]
 
 
@@ -60,6 +69,10 @@ def test_importance_grid_fills_from_a_run_and_exports(qtbot, bench, files, tiny_
     result = _run_importance(qtbot, bench, files)
     view = bench.importance_view
     assert not result.cached and view.run_bar.run_button.isEnabled()
+    # The gradient estimate came first and was labelled so; the exact result replaced it, labelled exact.
+    from explorer.workbench.importance_view import SHOWN_ESTIMATE, SHOWN_EXACT
+    assert bench.last_shown == [(SHOWN_ESTIMATE, True, True, True)]
+    assert view.shown.text() == SHOWN_EXACT and view.estimate is None
     n = 3 * 2 * 4
     assert view.run_bar.progress.maximum() == 1 + 2 * n and view.run_bar.progress.value() == 1 + 2 * n
     headless = head_importance(load_model(tiny_model_dir), SRC, REF)

@@ -110,3 +110,26 @@ def test_the_alignment_says_chinese_pieces_count_as_words(qtbot):
     view.set_maps(maps)
     assert words(view.target_pieces()) == ["我", "爱", "苹果。"]
     assert "each piece counts as a word" in view.links_label.text()
+
+
+def test_importance_view_says_which_measure_it_shows(qtbot):
+    """The gradient estimate fills the grids with |∂loss/∂gate| and is labelled so; the exact result then
+    takes its place, labelled as the BLEU drop, with its pruning curve."""
+    import numpy as np
+
+    from explorer.workbench.importance_view import SHOWN_ESTIMATE, SHOWN_EXACT, ImportanceView
+    from model.research_records import GradientImportance, HeadScore, Importance
+    view = ImportanceView()
+    qtbot.addWidget(view)
+    names = [f"{k}:{layer}.{h}" for k in ("enc", "dec", "cross") for layer in (1, 2) for h in (1, 2)]
+    estimate = GradientImportance(5, 1.25, tuple((n, 0.1 * i) for i, n in enumerate(names)))
+    view.set_estimate(estimate, 2, 2)
+    assert view.shown.text() == SHOWN_ESTIMATE and not view.export_button.isEnabled()
+    assert np.allclose(view.grids["cross"].values, [[0.8, 0.9], [1.0, 1.1]])
+    assert view.curve_points()[0].size == 0  # no pruning curve without the exact run
+    heads = tuple(HeadScore(n, 30.0 - i, 50.0) for i, n in enumerate(names))
+    view.set_result(Importance(5, 31.0, 52.0, heads, heads), 2, 2)
+    assert view.shown.text() == SHOWN_EXACT and view.estimate is None and view.export_button.isEnabled()
+    assert np.allclose(view.grids["encoder"].values, [[1.0, 2.0], [3.0, 4.0]])
+    view.clear()
+    assert view.shown.text() == ""

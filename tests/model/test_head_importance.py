@@ -45,7 +45,8 @@ def test_importance_numbers(loaded, first):
     n = 3 * loaded.config.n_layers * loaded.config.n_heads
     assert result.sentences == 4 and not result.cached
     assert len(result.heads) == len(result.curve) == n
-    assert calls[-1] == (1 + 2 * n, 1 + 2 * n) and len(calls) == 1 + 2 * n
+    # Reported after each group of ablations decoded together: rising to every pass.
+    assert calls[-1] == (1 + 2 * n, 1 + 2 * n) and [d for d, _ in calls] == sorted({d for d, _ in calls})
     assert [h.head for h in result.heads[:2]] == ["enc:1.1", "enc:1.2"] and result.heads[-1].head == "cross:2.4"
     # The numbers equal scoring the model with the head's output zeroed by hand.
     assert (result.bleu, result.chrf) == pytest.approx(_bleu_by_hand(loaded, ""), abs=1e-3)
@@ -57,6 +58,31 @@ def test_importance_numbers(loaded, first):
     all_heads = ",".join(h.head for h in result.curve)
     assert result.curve[-1].bleu == pytest.approx(_bleu_by_hand(loaded, all_heads)[0], abs=1e-3)
     assert result.curve[0].bleu == max(alone.values())
+
+
+def test_batched_ablation_gives_the_hypotheses_and_drops_of_one_at_a_time(loaded, first):
+    """Many ablations as one batch (per-row head masks, a shared encoder pass) change nothing: the same
+    hypotheses, string for string, and so the same BLEU drops, as removing one head at a time."""
+    from model.analysis.batched_ablation import decode_ablations
+    from model.analysis.importance import _score
+    from model.decoding.ablation import head_masks
+    cfg, model, tok = loaded.config, loaded.model, loaded.tokenizer
+    # 70 sentences: two sentence batches (64 + 6), as translate_many makes them.
+    texts = [" ".join(str((i * 7 + j * 3) % 10) for j in range(2 + i % 6)) for i in range(70)]
+    ablations = [[], [("encoder", 0, 1)], [("decoder", 1, 2)], [("cross", 0, 0)], [("cross", 1, 3)],
+                 [("encoder", 1, 3), ("cross", 0, 0)], [("decoder", 0, 0), ("decoder", 0, 1), ("cross", 1, 1)]]
+    done = []
+    batched = decode_ablations(model, tok, texts, ablations, rows=128, progress=done.append)  # 2 per group
+    assert done[-1] == len(ablations) and len(done) == 4  # 4 without the encoder (2 groups), 3 with it (2)
+    for removed, hyps in zip(ablations, batched):
+        alone = translate_many(model, tok, texts, beam_size=1, head_masks=head_masks(removed, cfg.n_layers,
+                                                                                     cfg.n_heads))
+        assert hyps == alone, removed
+    # head_importance's per-head scores are exactly those of translating with that head's mask alone.
+    result, _, _ = first
+    for h in result.heads:
+        masks = head_masks(parse_heads(h.head, cfg.n_layers, cfg.n_heads), cfg.n_layers, cfg.n_heads)
+        assert (h.bleu, h.chrf) == _score(translate_many(model, tok, SRC, beam_size=1, head_masks=masks), REF)
 
 
 def test_reproducible_and_cached(loaded, first, tmp_path, capsys):
@@ -91,7 +117,9 @@ def test_cancel_stops_the_run_and_stores_nothing(loaded, tmp_path):
     with pytest.raises(Cancelled):
         head_importance(loaded, SRC, REF, progress=lambda d, t: passes.append(d), cache=cache,
                         should_stop=lambda: len(passes) >= 2)
-    assert passes == [1, 2] and not cache.exists()  # stopped before a third pass; nothing cached
+    # Stopped within the third group of ablations, before it reported; nothing cached.
+    assert len(passes) == 2 and passes[-1] < 1 + 2 * 3 * loaded.config.n_layers * loaded.config.n_heads
+    assert not cache.exists()
 
 
 def test_progress_eta():

@@ -1,0 +1,94 @@
+"""``python -m benchmarks.ct2_compare [--rounds R] [--sentences N] [--json OUT]``: our translation against
+CTranslate2 float32 and int8 on the same model (``benchmarks.ct2`` converts it), as ratios.
+
+* agreement: greedy output ids of ours (``decode_batches``) and of each CTranslate2 model on the first N
+  held-out sentences; the count of identical outputs is printed (a ratio means something only if high).
+* latency: one sentence at a time, 1 thread, for the ~5, 20 and 50-piece sentences of
+  ``benchmarks.latency``: our ``translate`` (greedy, with capture, as the window runs it) against
+  CTranslate2's ``translate_batch`` of that one sentence; interleaved rounds (``machine.interleaved``),
+  the ratio is the median over rounds of ours / theirs within a round.
+* throughput: greedy over the N sentences in batches of 64 on ``eval_threads()`` threads, ours
+  (``translate_many``) against CTranslate2 with as many intra-op threads; interleaved rounds likewise.
+
+Needs the ``bench`` extra (ctranslate2). Ratios > 1 mean we are slower.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import tempfile
+from pathlib import Path
+
+
+def run(rounds: int = 7, sentences: int = 1000, log=print) -> dict:
+    import ctranslate2
+
+    from benchmarks.ct2 import convert, greedy_ids
+    from benchmarks.latency import pick_sentences
+    from benchmarks.machine import interleaved, median_ratio, summary_ms
+    from model.analysis.test_set import load_pairs
+    from model.builtin import default_model_dir
+    from model.checkpoint import load_model
+    from model.decoding.decode import decode_batches, eval_threads, translate, translate_many
+    loaded = load_model(default_model_dir())
+    eos = loaded.config.eos_id
+    texts, _ = load_pairs(loaded.path, limit=sentences, need_ref=False)
+    threads = eval_threads()
+    tmp = Path(tempfile.mkdtemp(prefix="ct2-"))
+    engines = {q: (convert(loaded, tmp / q, None if q == "float32" else q)) for q in ("float32", "int8")}
+    one = {q: ctranslate2.Translator(str(p), device="cpu", inter_threads=1, intra_threads=1)
+           for q, p in engines.items()}
+    many = {q: ctranslate2.Translator(str(p), device="cpu", inter_threads=1, intra_threads=threads)
+            for q, p in engines.items()}
+    out = {"ct2_version": ctranslate2.__version__, "ct2_sentences": len(texts), "ct2_threads": threads}
+
+    _, ours = decode_batches(loaded.model, loaded.tokenizer, texts, threads=threads)
+    ours = [[t for t in ids if t != eos] for ids in ours]
+    for q, tr in many.items():
+        same = sum(a == b for a, b in zip(ours, greedy_ids(tr, loaded, texts)))
+        out[f"ct2_agree_{q}"] = f"{same}/{len(texts)}"
+        log(f"  greedy outputs identical to CTranslate2 {q}: {same}/{len(texts)}")
+
+    tok = loaded.tokenizer
+    for n, text in pick_sentences(tok).items():
+        pieces = tok.pieces(tok.encode(text) + [eos])
+        cases = {"ours": lambda t=text: translate(loaded, t)}
+        for q, tr in one.items():
+            cases[q] = lambda tr=tr, p=pieces: tr.translate_batch([p], beam_size=1,
+                                                                  max_decoding_length=len(p) + 50)
+        times = interleaved(cases, rounds)
+        for q in one:
+            out[f"ct2_greedy{n}_ratio_{q}"] = round(median_ratio(times["ours"], times[q]), 2)
+        out[f"ct2_greedy{n}_ms"] = {k: summary_ms(v) for k, v in times.items()}
+        log(f"  {n} pieces, 1 thread: ours {out[f'ct2_greedy{n}_ms']['ours']['p50']:.1f} ms p50, "
+            + ", ".join(f"{q} ×{out[f'ct2_greedy{n}_ratio_{q}']}" for q in one))
+
+    cases = {"ours": lambda: translate_many(loaded.model, tok, texts, threads=threads)}
+    for q, tr in many.items():
+        cases[q] = lambda tr=tr: greedy_ids(tr, loaded, texts)
+    times = interleaved(cases, max(1, rounds // 3))
+    for q in many:
+        out[f"ct2_batch_ratio_{q}"] = round(median_ratio(times["ours"], times[q]), 2)
+    out["ct2_batch_s"] = {k: round(min(v), 2) for k, v in times.items()}
+    log(f"  greedy over {len(texts)} sentences, {threads} threads: {out['ct2_batch_s']}, "
+        + ", ".join(f"{q} ×{out[f'ct2_batch_ratio_{q}']}" for q in many))
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(prog="python -m benchmarks.ct2_compare", description=__doc__.split("\n")[0])
+    p.add_argument("--rounds", type=int, default=7)
+    p.add_argument("--sentences", type=int, default=1000)
+    p.add_argument("--json", metavar="OUT")
+    a = p.parse_args(argv)
+    out = run(a.rounds, a.sentences, log=lambda m: print(m, file=sys.stderr, flush=True))
+    print(json.dumps(out, indent=1))
+    if a.json:
+        Path(a.json).write_text(json.dumps(out, indent=1) + "\n", encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
