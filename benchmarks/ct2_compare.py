@@ -28,7 +28,7 @@ def run(rounds: int = 7, sentences: int = 1000, log=print) -> dict:
     from benchmarks.ct2 import convert, greedy_ids
     from benchmarks.latency import pick_sentences
     from benchmarks.machine import interleaved, median_ratio, summary_ms
-    from model.analysis.test_set import load_pairs
+    from model.analysis.held_out import load_pairs
     from model.builtin import default_model_dir
     from model.checkpoint import load_model
     from model.decoding.decode import decode_batches, eval_threads, translate, translate_many

@@ -23,8 +23,8 @@ from pathlib import Path
 def run(model: str | None = None, sentences: int = 200, before: int = 8, log=print) -> dict:
     from model.analysis.batched_ablation import decode_ablations
     from model.analysis.gradient_importance import gradient_importance
+    from model.analysis.held_out import load_pairs
     from model.analysis.importance import head_importance
-    from model.analysis.test_set import load_pairs
     from model.builtin import default_model_dir
     from model.checkpoint import load_model
     from model.decoding.ablation import head_masks

@@ -47,7 +47,7 @@ class FileTranslationWorker(QObject):
 
     @Slot(str, str, int)
     def translate_file(self, model_path: str, file_path: str, beam_size: int) -> None:
-        from model.analysis.test_set import Cancelled
+        from model.analysis.held_out import Cancelled
         from model.checkpoint import load_model
         from model.cli.translate_text import read_text_file
         from model.files import write_atomic

@@ -214,7 +214,7 @@ class ModelWorker(QObject):
 
         if len(layout(text, script_language([text]) or "en").pieces) < 2:
             return None
-        from model.analysis.test_set import Cancelled
+        from model.analysis.held_out import Cancelled
         from model.decoding.ablation import head_masks
         from model.paragraphs.translate_text import translate_text
         from model.records import Paragraph, ParagraphSentence

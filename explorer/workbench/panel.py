@@ -1,23 +1,27 @@
 """The research workbench tab: head importance and per-head statistics over a test set, and the word
 alignment of the current sentence.
 
-It owns the analysis worker (``explorer.workbench.worker``) and its QThread, the way the controller owns
-the translation worker: requests go out as queued signals numbered by ``request_id``, and an answer to
-anything but the newest request (the model changed, or the user ran again) is dropped. Cancel sets the
-worker's event directly, because the worker's thread is busy and would read a queued signal only after
-the run. The thread is joined in ``shutdown`` (the window calls it on close).
+It owns the analysis worker (``explorer.workbench.worker``) on its thread (``explorer.ui.worker_thread``,
+as every worker of the app), the way the controller owns the translation worker: requests go out as
+queued signals numbered by ``request_id``, and an answer to anything but the newest request (the model
+changed, or the user ran again) is dropped. Cancel sets the worker's event directly, because the
+worker's thread is busy and would read a queued signal only after the run. The thread is joined in
+``shutdown`` (the window calls it on close).
 """
 
 from __future__ import annotations
 
-from PySide6.QtCore import QCoreApplication, QThread, Signal
+from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QTabWidget, QVBoxLayout, QWidget
 
 from explorer.ui.scroll import ColumnScrollArea
+from explorer.ui.worker_thread import WorkerThread
 from explorer.workbench.alignment_view import AlignmentView
 from explorer.workbench.importance_view import ImportanceView
 from explorer.workbench.stats_view import StatsView
 from explorer.workbench.worker import IMPORTANCE, STATS, AnalysisWorker
+
+SHUTDOWN_WAIT_MS = 600_000  # a run in flight ends at its next batch; the thread is never cut off
 
 
 class Workbench(QWidget):
@@ -45,10 +49,7 @@ class Workbench(QWidget):
         # tab's, and the workbench's grids would otherwise squeeze the formula dock under every tab.
         layout.addWidget(ColumnScrollArea(self.tabs))
 
-        self._thread = QThread()
-        self._thread.setObjectName("analysis-worker")
         self.worker = AnalysisWorker(cache_dir)
-        self.worker.moveToThread(self._thread)
         self._request_importance.connect(self.worker.run_importance)
         self._request_lookup.connect(self.worker.lookup_importance)
         self._request_stats.connect(self.worker.run_stats)
@@ -58,10 +59,7 @@ class Workbench(QWidget):
         self.worker.stats_ready.connect(self._on_stats)
         self.worker.cancelled.connect(self._on_cancelled)
         self.worker.failed.connect(self._on_failed)
-        self._thread.start()
-        app = QCoreApplication.instance()
-        if app is not None:
-            app.aboutToQuit.connect(self.shutdown)
+        self._worker_thread = WorkerThread(self.worker, "analysis-worker", on_quit=self.shutdown)
 
         self.importance_view.run_bar.run_requested.connect(self.run_importance)
         self.importance_view.run_bar.cancel_requested.connect(self.cancel)
@@ -125,11 +123,8 @@ class Workbench(QWidget):
         self.worker.cancel_event.set()
 
     def shutdown(self) -> None:
-        """Stop a run and join the worker thread. Idempotent."""
-        self.worker.cancel_event.set()
-        if self._thread.isRunning():
-            self._thread.quit()
-            self._thread.wait()
+        """Stop a run (it ends within a batch of sentences) and join the worker thread. Idempotent."""
+        self._worker_thread.stop(wait_ms=SHUTDOWN_WAIT_MS)
 
     # -- answers (on the GUI thread) --------------------------------------------------------------
 

@@ -76,7 +76,7 @@ class AnalysisWorker(QObject):
     def lookup_importance(self, request_id: int, model_path: str, src: str, ref: str, limit: int) -> None:
         """Emit the cached result for this model and test set, if there is one; say nothing otherwise."""
         try:
-            from model.analysis.test_set import load_pairs
+            from model.analysis.held_out import load_pairs
             sources, refs = load_pairs(model_path, src or None, ref or None, limit)  # no test set: no torch
             from model.analysis.importance import cached_importance
             hit = cached_importance(model_path, sources, refs, self._cache(model_path))
@@ -91,8 +91,8 @@ class AnalysisWorker(QObject):
         """Head importance of the model at ``model_path`` on src/ref ('' = its held-out set)."""
         self.cancel_event.clear()
         try:
+            from model.analysis.held_out import Cancelled, load_pairs
             from model.analysis.importance import cached_importance, head_importance
-            from model.analysis.test_set import Cancelled, load_pairs
             sources, refs = load_pairs(model_path, src or None, ref or None, limit)
             try:
                 if cached_importance(model_path, sources, refs, self._cache(model_path)) is None:
@@ -117,7 +117,7 @@ class AnalysisWorker(QObject):
         """Mean per-head statistics of the model's greedy translations of src ('' = its held-out set)."""
         self.cancel_event.clear()
         try:
-            from model.analysis.test_set import Cancelled, load_pairs, statistics
+            from model.analysis.held_out import Cancelled, load_pairs, statistics
             texts, _ = load_pairs(model_path, src or None, None, limit, need_ref=False)
             try:
                 table = statistics(self._model(model_path), texts, progress=self._reporter(STATS, request_id),

@@ -16,7 +16,7 @@ from __future__ import annotations
 import torch
 import torch.nn.functional as F
 
-from model.analysis.test_set import check
+from model.analysis.held_out import check
 from model.decoding.decode import MAX_SOURCE_PIECES, intra_op_threads
 from model.errors import UserError
 from model.records import KINDS

@@ -18,7 +18,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from model.analysis.batched_ablation import decode_ablations
-from model.analysis.test_set import check
+from model.analysis.held_out import check
 from model.checkpoint import WEIGHTS, LoadedModel
 from model.decoding.ablation import Head
 from model.decoding.decode import eval_threads

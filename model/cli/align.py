@@ -6,7 +6,7 @@ import json
 import sys
 from typing import TYPE_CHECKING
 
-from model.analysis.test_set import read_lines
+from model.analysis.held_out import read_lines
 from model.cli.inputs import DEVICE_HELP, MODEL_HELP, load_model_arg
 from model.cli.types import count, positive_int
 from model.errors import UserError

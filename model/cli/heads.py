@@ -15,14 +15,14 @@ from model.research_records import DEFAULT_SENTENCES
 
 def _test_set(a, loaded, need_ref: bool):
     """--src/--ref, or the model's held-out set when --src is not given; the first --limit sentences."""
-    from model.analysis.test_set import load_pairs
+    from model.analysis.held_out import load_pairs
     if need_ref and a.src and not a.ref:
         raise UserError("give --ref with --src: the translations are scored against it")
     return load_pairs(loaded.path, a.src, getattr(a, "ref", None), a.limit, need_ref)
 
 
 def cmd_stats(a) -> int:
-    from model.analysis.test_set import statistics
+    from model.analysis.held_out import statistics
     from model.files import write_atomic
     from model.research_records import STATS
     loaded = load_model_arg(a)

@@ -1,5 +1,5 @@
 """What several commands read the same way: the model a command names (a text file's lines come from
-``model.analysis.test_set.read_lines``).
+``model.analysis.held_out.read_lines``).
 
 A module of its own so that ``commands``, ``heads`` and ``align`` share it without importing one
 another (``commands`` registers the other two, so importing back from it would close a circle). Torch-

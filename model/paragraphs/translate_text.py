@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from model.analysis.test_set import Cancelled
+from model.analysis.held_out import Cancelled
 from model.decoding.decode import decode_batches
 from model.decoding.loops import guard, max_output_length
 from model.decoding.steps import mean_logprobs

@@ -137,7 +137,7 @@ def test_cancel_stops_within_a_second(qtbot, bench, tmp_path):
 
 
 def test_stats_table_sorts_and_exports_the_headless_numbers(qtbot, bench, files, tiny_model_dir, tmp_path):
-    from model.analysis.test_set import statistics
+    from model.analysis.held_out import statistics
     from model.checkpoint import load_model
     bar = bench.stats_view.run_bar
     bar.set_files(files[0])

@@ -111,7 +111,7 @@ def test_reproducible_and_cached(loaded, first, tmp_path, capsys):
 
 
 def test_cancel_stops_the_run_and_stores_nothing(loaded, tmp_path):
-    from model.analysis.test_set import Cancelled
+    from model.analysis.held_out import Cancelled
     cache = tmp_path / "cache.json"
     passes = []
     with pytest.raises(Cancelled):
@@ -133,7 +133,7 @@ def test_progress_eta():
 def test_default_test_set_is_the_models_heldout(loaded, tmp_path, capsys):
     import shutil
 
-    from model.analysis.test_set import load_pairs
+    from model.analysis.held_out import load_pairs
     from model.research_records import DEFAULT_SENTENCES
     folder = tmp_path / "model"
     shutil.copytree(loaded.path, folder)

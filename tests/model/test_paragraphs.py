@@ -112,7 +112,7 @@ def test_a_file_of_200_sentences_comes_back_with_200(tmp_path, tiny_model_dir, c
 
 
 def test_cancel_stops_with_nothing(tiny_model_dir):
-    from model.analysis.test_set import Cancelled
+    from model.analysis.held_out import Cancelled
     from model.checkpoint import load_model
     from model.paragraphs.translate_text import translate_text
     with pytest.raises(Cancelled):
