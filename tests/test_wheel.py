@@ -6,6 +6,7 @@ again; the app itself comes only from the wheel.
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -89,3 +90,26 @@ def test_screenshot_from_the_installed_app(venv, tmp_path):
     assert (image.width(), image.height()) == (1200, 800)
     colours = {image.pixel(x, y) for x in range(0, 1200, 37) for y in range(0, 800, 29)}
     assert len(colours) > 20  # a drawn window (heatmap, text), not a blank frame
+
+
+def test_the_installed_app_headless_and_its_workbench_default(venv, tmp_path):
+    """#33 items 1 and 2 on the installed wheel: with no display at all, the window says so in one line and
+    --screenshot works without QT_QPA_PLATFORM; the workbench's default input (the model's held-out set,
+    shipped in the wheel) runs through the code the Workbench runs."""
+    bare = {k: v for k, v in os.environ.items()
+            if k not in ("PYTHONPATH", "ATTENTION_EXPLORER_MODEL", "DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM")}
+
+    def run(*argv):
+        return subprocess.run([str(venv / "bin" / "attention-explorer"), *argv], cwd=tmp_path, capture_output=True,
+                              text=True, timeout=300, env=bare)
+
+    r = run()
+    assert r.returncode != 0 and "no display" in r.stderr and len(r.stderr.strip().splitlines()) == 1, r.stderr
+    png = tmp_path / "headless.png"
+    r = run("--screenshot", str(png), "--size", "800x600")
+    assert r.returncode == 0 and png.stat().st_size > 10_000, r.stderr
+    r = run("heads", "stats", "--limit", "5", "--json")  # no --src: the held-out set inside the wheel
+    assert r.returncode == 0, r.stderr
+    table = json.loads(r.stdout)
+    assert table["sentences"] == 5 and {h["kind"] for h in table["heads"]} == {"encoder", "decoder", "cross"}
+    assert all(0.0 < h["confidence"] <= 1.0 for h in table["heads"])

@@ -83,7 +83,10 @@ class TranslateFileDialog(QDialog):
         self._request.connect(self.worker.translate_file)
         self.worker.progress.connect(self._progress)
         self.worker.finished.connect(self._finished)
-        self.worker.cancelled.connect(lambda: self._stopped(tr("Cancelled; nothing was written.")))
+        # A bound method, not a lambda: a lambda has no receiver on this thread, so Qt would call it on the
+        # worker's thread at once, ahead of the progress reports still queued here (which then overwrote
+        # "Cancelled" with "128 of 3000 sentences").
+        self.worker.cancelled.connect(self._cancelled)
         self.worker.failed.connect(self._stopped)
         self._worker_thread = WorkerThread(self.worker, "file-translation-worker", on_quit=self.shutdown)
         self.resize(640, 360)
@@ -129,6 +132,9 @@ class TranslateFileDialog(QDialog):
         self.review.addItems([review_line(*entry) for entry in review_order(review)])
         self.review.setVisible(bool(review))
         self.review_label.setVisible(bool(review))
+
+    def _cancelled(self) -> None:
+        self._stopped(tr("Cancelled; nothing was written."))
 
     def _stopped(self, message: str) -> None:
         self.bar.hide()
