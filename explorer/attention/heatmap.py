@@ -20,12 +20,6 @@ from explorer.ui.i18n import again, tr
 
 CELL_NUMBERS_MAX = 12  # write the weight inside each cell up to this many rows and columns
 NUMBER_SHRINK = (1.0, 0.85, 0.7)  # the cell numbers' font, as a fraction of theirs, tried until "0.00" fits
-
-
-def cell_text(value: float, compact: bool) -> str:
-    """A weight as a cell writes it: "0.43", or in narrow cells ".43" (a weight is never above 1)."""
-    text = f"{value:.2f}"
-    return text[1:] if compact and text.startswith("0") else (text[:3] if compact else text)
 # The canvas' least height in lines of its text: the title, the slanted key labels, the axis title and
 # rows still tall enough to tell apart. Without it a dock under the maps (the formula walkthrough) at a
 # zoomed font squeezed the map to ~35 px, where the numbers overprinted and the colour bar's labels
@@ -33,6 +27,12 @@ def cell_text(value: float, compact: bool) -> str:
 # for it; views that share a tab with others (training, compare) keep 0.
 MIN_CANVAS_LINES = 10
 BASE_POINT_SIZE = 11.0  # plot text at font scale 1; the app's own base is a little larger
+
+
+def cell_text(value: float, compact: bool) -> str:
+    """A weight as a cell writes it: "0.43", or in narrow cells ".43" (a weight is never above 1)."""
+    text = f"{value:.2f}"
+    return text[1:] if compact and text.startswith("0") else (text[:3] if compact else text)
 
 
 def release_title_width(plot) -> None:
@@ -145,7 +145,6 @@ class HeatmapView(QtWidgets.QWidget):
         # pyqtgraph reports moves only inside the scene; leaving the plot must clear the hover too,
         # or the last cell stays boxed and read out after the pointer has gone.
         self.canvas.installEventFilter(self)
-        self.plot.vb.sigResized.connect(self._fit_cell_numbers)
         self.canvas.scene().sigMouseClicked.connect(self._on_mouse_clicked)
 
         self.readout = QtWidgets.QLabel(" ")
@@ -370,25 +369,12 @@ class HeatmapView(QtWidgets.QWidget):
                 item.setZValue(6)
                 self.plot.addItem(item)
                 self._cell_texts.append(item)
-        self._fit_cell_numbers()
 
     def cell_numbers_shown(self) -> bool:
-        """Whether the weights are written in the cells now (not when the cells are too small)."""
-        return bool(self._cell_texts) and self._cell_texts[0].isVisible()
-
-    def _fit_cell_numbers(self, *_args) -> None:
-        # A number wider or taller than its cell overprints its neighbours (a short canvas under a dock,
-        # a zoomed font): then the colours alone speak, and the read-out gives the number on hover. The
-        # size and form were chosen to fit (_fitting_number_style); this catches a cell shrunk since.
-        if not self._cell_texts:
-            return
-        rows, cols = self._values.shape
-        box = self.plot.vb.sceneBoundingRect()
-        metrics = QtGui.QFontMetricsF(self._cell_texts[0].textItem.font())
-        widest = max(metrics.horizontalAdvance(item.textItem.toPlainText()) for item in self._cell_texts)
-        fits = box.height() / rows >= 0.9 * metrics.height() and box.width() / cols >= widest + 2
-        for item in self._cell_texts:
-            item.setVisible(fits)
+        """Whether the weights are written in the cells now: not when the cells are too small for them (a
+        short canvas under a dock, a zoomed font), where the colours alone speak and the read-out gives
+        the number on hover. Refitted on every resize and range change (``_refit_cell_numbers``)."""
+        return bool(self._cell_texts)
 
     def _fitting_number_style(self) -> tuple[float, bool] | None:
         """The largest cell-number size at which "0.00" fits a cell as drawn now, else at which ".00"

@@ -204,7 +204,7 @@ class TranslatePanel(QWidget):
         self.unknown_label.setText(note)
         self.unknown_label.setVisible(bool(note))
         self._fit_wrapped()
-        paragraph = getattr(translation, "paragraph", None)
+        paragraph = translation.paragraph if translation is not None else None
         self._paragraph = paragraph
         self.sentence_table.set_paragraph(paragraph)
         self.sentence_table.setVisible(paragraph is not None)
