@@ -8,6 +8,10 @@ from pathlib import Path
 import pytest
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+# Under pytest-xdist (the README's command runs one worker per core) each worker computes with one
+# thread: two workers of two threads each on two cores waited on each other at every parallel op.
+if os.environ.get("PYTEST_XDIST_WORKER"):
+    os.environ.setdefault("OMP_NUM_THREADS", "1")
 
 
 def train_tiny(out: Path, task: str = "reverse", steps: int = 60, **kw) -> Path:

@@ -42,11 +42,11 @@ class HeadGridView(QtWidgets.QWidget):
         self.canvas = pg.GraphicsLayoutWidget()
         self._left = TokenAxis("left")
         self._top = TokenAxis("top")
-        self.plot = self.canvas.addPlot(row=0, col=0, axisItems={"left": self._left, "top": self._top})
+        self.plot = self.canvas.addPlot(row=0, col=0, axisItems={"left": self._left, "top": self._top},
+                                       enableMenu=False)
         self.plot.showAxis("top")
         self.plot.hideAxis("bottom")
         self.plot.invertY(True)
-        self.plot.setMenuEnabled(False)
         self.plot.hideButtons()
         self.plot.vb.setMouseEnabled(False, False)  # thumbnails are for overview and clicking
         self.image = pg.ImageItem(axisOrder="row-major")

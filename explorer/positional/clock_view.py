@@ -80,8 +80,7 @@ class ClockView(QtWidgets.QWidget):
 
         self.canvas = pg.GraphicsLayoutWidget()
         self.canvas.setBackground(self.palette().color(QtGui.QPalette.ColorRole.Base))
-        self.strip = self.canvas.addPlot(row=0, col=0, colspan=COLUMNS)
-        self.strip.setMenuEnabled(False)
+        self.strip = self.canvas.addPlot(row=0, col=0, colspan=COLUMNS, enableMenu=False)
         self.strip.hideButtons()
         self.strip.hideAxis("left")
         self.strip.setMouseEnabled(x=False, y=False)
@@ -221,8 +220,7 @@ class ClockView(QtWidgets.QWidget):
         circle = np.linspace(0.0, 2.0 * np.pi, 97)
         while len(self.clocks) < len(self._pairs):
             n = len(self.clocks)
-            plot = self.canvas.addPlot(row=1 + n // COLUMNS, col=n % COLUMNS)
-            plot.setMenuEnabled(False)
+            plot = self.canvas.addPlot(row=1 + n // COLUMNS, col=n % COLUMNS, enableMenu=False)
             plot.hideButtons()
             plot.hideAxis("left")
             plot.hideAxis("bottom")

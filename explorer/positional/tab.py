@@ -9,7 +9,7 @@ it; the band shows where that begins.
 from __future__ import annotations
 
 import pyqtgraph as pg
-from PySide6 import QtWidgets
+from PySide6 import QtCore, QtWidgets
 
 from explorer.positional.clock_view import UNSEEN, ClockView
 from explorer.positional.table_view import PositionalEncodingView
@@ -21,16 +21,52 @@ FAR = 1e6  # the band's far edge: past any number of positions the table can sho
 
 
 class PositionalTab(QtWidgets.QTabWidget):
-    """Sub-tabs "Table and waves" and "Clock hands", fed the model's sizes together."""
+    """Sub-tabs "Table and waves" and "Clock hands", fed the model's sizes together.
+
+    Both parts are built the first time the tab is shown or a caller asks for one (``table``, ``clock``):
+    they hold ~20 plots, ~40 % of the window's construction, which most sessions never open (a window
+    then starts ~0.3 s sooner). Until then the tab keeps what it was told (model, sentence length, font
+    scale, colour map) and hands it to the parts when it builds them; ``built`` is emitted then, so the
+    window can put the new widgets' texts into the current language.
+    """
+
+    built = QtCore.Signal()
 
     def __init__(self, parent=None) -> None:
         super().__init__(parent)
         self.setDocumentMode(True)
-        self.table = PositionalEncodingView()
-        self.clock = ClockView()
-        self.addTab(self.table, "Table and waves")
-        self.addTab(self.clock, "Clock hands")
+        self._table: PositionalEncodingView | None = None
+        self._clock: ClockView | None = None
         self._train_length = 0
+        self._info = None  # the last ModelInfo given, replayed when the parts are built
+        self._sentence_length: int | None = None
+        self._font_scale: float | None = None
+        self._colormap: str | None = None
+        self._part = "pe"
+
+    @property
+    def table(self) -> PositionalEncodingView:
+        self._build()
+        return self._table
+
+    @property
+    def clock(self) -> ClockView:
+        self._build()
+        return self._clock
+
+    def is_built(self) -> bool:
+        return self._table is not None
+
+    def showEvent(self, event) -> None:  # noqa: N802 - Qt override
+        self._build()
+        super().showEvent(event)
+
+    def _build(self) -> None:
+        if self._table is not None:
+            return
+        self._table, self._clock = PositionalEncodingView(), ClockView()
+        self.addTab(self._table, "Table and waves")
+        self.addTab(self._clock, "Clock hands")
         pen = pg.mkPen("#d62728", width=2)
         pen.setCosmetic(True)
         # A band over the unseen rows of the table, and lines at the same place on PE·PEᵀ.
@@ -42,14 +78,30 @@ class PositionalTab(QtWidgets.QTabWidget):
         self._sim_h = pg.InfiniteLine(angle=0, pen=pen)
         self._sim_v = pg.InfiniteLine(angle=90, pen=pen)
         self._band_label.setZValue(20)  # above the chosen dimensions' column lines, drawn later
-        self.table.pe_plot.addItem(self._band)
-        self.table.pe_plot.addItem(self._band_label)
-        self.table.sim_plot.addItem(self._sim_h)
-        self.table.sim_plot.addItem(self._sim_v)
-        self.set_train_length(0)
+        self._table.pe_plot.addItem(self._band)
+        self._table.pe_plot.addItem(self._band_label)
+        self._table.sim_plot.addItem(self._sim_h)
+        self._table.sim_plot.addItem(self._sim_v)
+        # What the tab was told before it had parts, in the order the window tells it.
+        if self._font_scale is not None:
+            self.set_font_scale(self._font_scale)
+        if self._colormap is not None:
+            self.set_colormap(self._colormap)
+        if self._info is not None:
+            self.set_model(self._info)
+        else:
+            self.set_train_length(self._train_length)
+        if self._sentence_length is not None:
+            self.set_sentence_length(self._sentence_length)
+        self.show_part(self._part)
+        self.built.emit()
 
     def set_model(self, info) -> None:
         """A loaded model's ModelInfo: d_model, PE layout and the longest training sequence."""
+        self._info = info
+        if not self.is_built():
+            self._train_length = max(0, int(info.max_train_length))
+            return
         # One redraw of the table for all three changes (set_train_length then finds enough rows).
         rows = self.table.pe_array().shape[0]
         self.table.configure(d_model=info.d_model, layout=info.pe_layout,
@@ -61,6 +113,8 @@ class PositionalTab(QtWidgets.QTabWidget):
         """Mark positions >= ``n`` as never seen in training (0 hides the marks); the table grows to
         show a quarter more than ``n`` when it shows fewer, so the mark is on screen."""
         self._train_length = max(0, int(n))
+        if not self.is_built():
+            return
         shown = self._train_length > 0
         for item in (self._band, self._band_label, self._sim_h, self._sim_v):
             item.setVisible(shown)
@@ -85,27 +139,45 @@ class PositionalTab(QtWidgets.QTabWidget):
 
     def train_marks(self) -> dict[str, float | None]:
         """Where the 'never seen in training' marks start (for tests): table band and clock strip."""
+        self._build()
         if not self._band.isVisible():
             return {"table": None, "similarity": None, "clock": self.clock.unseen_start()}
         return {"table": self._band.getRegion()[0], "similarity": self._sim_h.value(),
                 "clock": self.clock.unseen_start()}
 
     def set_sentence_length(self, n: int) -> None:
+        self._sentence_length = n
+        if not self.is_built():
+            return
         self.table.set_sentence_length(n)
         self.clock.set_sentence_length(n)
 
     def show_part(self, part: str) -> None:
         """'pe' (the table and waves) or 'clock'."""
-        self.setCurrentWidget(self.clock if part == "clock" else self.table)
+        self._part = "clock" if part == "clock" else "pe"
+        if self.is_built():
+            self.setCurrentWidget(self.clock if part == "clock" else self.table)
 
     def part(self) -> str:
+        if not self.is_built():
+            return self._part
         return "clock" if self.currentWidget() is self.clock else "pe"
 
     def retranslate(self) -> None:
         """After a language switch: the pyqtgraph labels, which the window's walk does not reach."""
+        if not self.is_built():
+            return  # built later, with tr() in the language of that moment
         self._band_label.setText(tr(UNSEEN))
         self.clock.unseen_label.setText(tr(UNSEEN))
 
     def set_font_scale(self, f: float) -> None:
+        self._font_scale = f
+        if not self.is_built():
+            return
         self.table.set_font_scale(f)
         self.clock.set_font_scale(f)
+
+    def set_colormap(self, name: str) -> None:
+        self._colormap = name
+        if self.is_built():
+            self.table.set_colormap(name)

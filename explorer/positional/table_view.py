@@ -74,15 +74,13 @@ class PositionalEncodingView(QtWidgets.QWidget):
         palette = self.palette()
         self._text = palette.color(QtGui.QPalette.ColorRole.WindowText)
         self.canvas.setBackground(palette.color(QtGui.QPalette.ColorRole.Base))
-        self.pe_plot = self.canvas.addPlot(row=0, col=0)
-        self.sim_plot = self.canvas.addPlot(row=0, col=1)
-        self.curve_plot = self.canvas.addPlot(row=1, col=0, colspan=2)
+        self.pe_plot = self.canvas.addPlot(row=0, col=0, enableMenu=False)
+        self.sim_plot = self.canvas.addPlot(row=0, col=1, enableMenu=False)
+        self.curve_plot = self.canvas.addPlot(row=1, col=0, colspan=2, enableMenu=False)
         self.canvas.ci.layout.setRowStretchFactor(0, 3)
         self.canvas.ci.layout.setRowStretchFactor(1, 2)
         for plot in (self.pe_plot, self.sim_plot):
             plot.invertY(True)
-        for plot in (self.pe_plot, self.sim_plot, self.curve_plot):
-            plot.setMenuEnabled(False)
             plot.hideButtons()
         self.pe_image = pg.ImageItem(axisOrder="row-major")
         self.sim_image = pg.ImageItem(axisOrder="row-major")

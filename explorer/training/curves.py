@@ -135,8 +135,7 @@ class TrainingCurves(QtWidgets.QWidget):
         self.clear()
 
     def _plot(self, col: int, title: str) -> pg.PlotItem:
-        plot = self.canvas.addPlot(row=0, col=col, title=title)
-        plot.setMenuEnabled(False)
+        plot = self.canvas.addPlot(row=0, col=col, title=title, enableMenu=False)
         plot.hideButtons()
         plot.showGrid(x=True, y=True, alpha=0.25)
         plot.setLabel("bottom", "step")

@@ -91,7 +91,7 @@ class WindowDisplay:
 
     def sync_colormap(self, name: str) -> None:
         """Keep the menu and the PE view in step when the panel's own combo box changes the map."""
-        self.pe_view.set_colormap(name)
+        self.pe_tab.set_colormap(name)
         for action in self.colormap_group.actions():
             action.setChecked(action.text() == name)
 

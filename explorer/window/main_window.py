@@ -45,6 +45,7 @@ from explorer.window.info_panel import InfoPanel, model_display_name
 from explorer.window.language_menu import install_language_menu
 from explorer.window.menus import build_menus, fill_recent_menu
 from explorer.window.models_menu import builtin_display_name, mark_loaded, retranslate_models_menu
+from explorer.window.retranslate import retranslate
 from explorer.workbench.panel import Workbench
 
 TITLE = "Attention Explorer"
@@ -87,8 +88,8 @@ class MainWindow(WindowDisplay, QMainWindow):
         self.translate_panel = TranslatePanel()
         self.info_panel = InfoPanel()
         self.attention_panel = AttentionPanel()
-        self.pe_tab = PositionalTab()  # the table and waves (table_view), and the clock hands
-        self.pe_view, self.clock_view = self.pe_tab.table, self.pe_tab.clock
+        self.pe_tab = PositionalTab()  # the table and waves (table_view), and the clock hands; built when shown
+        self.pe_tab.built.connect(self._positional_tab_built)
         self.empty_state = EmptyState()
 
         # The attention tab flips between the empty state and the panel rather than hiding the tab,
@@ -240,6 +241,21 @@ class MainWindow(WindowDisplay, QMainWindow):
 
     def export_attention(self) -> None:
         export_attention(self)
+
+    @property
+    def pe_view(self):
+        """The positional-encoding table and waves (built on first use, see PositionalTab)."""
+        return self.pe_tab.table
+
+    @property
+    def clock_view(self):
+        """The clock hands (built on first use, see PositionalTab)."""
+        return self.pe_tab.clock
+
+    def _positional_tab_built(self) -> None:
+        """The Positional encoding tab built its parts on first show: their texts in the current language
+        (the walk of a language switch before then found none of them)."""
+        retranslate(self.pe_tab)
 
     def retranslate_extras(self) -> None:
         """After a language switch: the texts the window keeps aside to show later (the status line

@@ -48,7 +48,7 @@ class ImportanceView(QtWidgets.QWidget):
         self.export_button.clicked.connect(self._export_dialog)
         self.grids = {k: ValueGrid(GRID_TITLES[k], DEFAULT_COLORMAP) for k in KINDS}
         self.scale_bar = ScaleBar(DEFAULT_COLORMAP)  # the grids' shared scale: BLEU lost, 0 to the largest
-        self.curve_plot = pg.PlotWidget()
+        self.curve_plot = pg.PlotWidget(enableMenu=False)
         self.curve_plot.setBackground(None)
         self.curve_plot.setLabel("bottom", "heads removed (least important first)")
         self.curve_plot.setLabel("left", "BLEU")
