@@ -17,18 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from PySide6.QtCore import QEvent, QObject, Qt, Signal
-from PySide6.QtGui import QAction
-from PySide6.QtWidgets import (
-    QApplication,
-    QDockWidget,
-    QFileDialog,
-    QInputDialog,
-    QLabel,
-    QLineEdit,
-    QMenu,
-    QMessageBox,
-    QWidget,
-)
+from PySide6.QtWidgets import QApplication, QDockWidget, QInputDialog, QLabel, QLineEdit, QMessageBox, QWidget
 
 from explorer.attention.panel import AttentionPanel
 from explorer.lecture.lesson_file import LessonError, Slide, append_slide, read_lesson, read_lesson_model
@@ -39,13 +28,13 @@ from explorer.ui.i18n import tr
 from explorer.ui.style import bold_font
 from model.builtin import model_name, named_model
 
-LESSON_FILTER = "Lessons (*.json);;All files (*)"
 KEYS = {Qt.Key.Key_PageDown: +1, Qt.Key.Key_PageUp: -1, Qt.Key.Key_Escape: 0}
 
 
 @dataclass(frozen=True)
 class LessonRoom:
-    """The player's port: everything a slide records and sets again, and where the player reports."""
+    """The player's port: everything a slide records and sets again, and where the player reports. (Here,
+    not in ports.py: it names presentation mode, which itself takes a ports.Stage.)"""
 
     sentence: Sentence
     attention: AttentionPanel
@@ -280,37 +269,3 @@ class LessonPlayer(QObject):
         if self._room.show_dialogs:
             QMessageBox.warning(self._room.parent, title, line)
         return False
-
-
-def install_lessons(room: LessonRoom, menu: QMenu, before: QAction) -> tuple[LessonPlayer, tuple[QAction, QAction]]:
-    """The lesson player, its caption above the tabs and its two entries in ``menu`` (above ``before``):
-    returns the player and the entries (Save lesson slide…, Open lesson…). Installed after the formula dock:
-    a new translation must reach the dock (which resets its cell) before the player selects the slide's cell
-    again."""
-    player = LessonPlayer(room)
-    room.add_caption(player.caption)
-
-    def start_dir() -> str:
-        return str(player.path) if player.path else str(Path.home() / "lesson.json")
-
-    def save() -> None:
-        path, _ = QFileDialog.getSaveFileName(room.parent, tr("Add the view as a slide to the lesson"), start_dir(),
-                                              LESSON_FILTER, options=QFileDialog.Option.DontConfirmOverwrite)
-        if path:
-            title = player.ask_title()
-            if title is not None:  # cancelled: nothing is saved
-                player.save_slide(path, title)
-
-    def open_() -> None:
-        path, _ = QFileDialog.getOpenFileName(room.parent, tr("Open lesson"), start_dir(), LESSON_FILTER)
-        if path:
-            player.open_lesson(path)
-
-    actions = []
-    for text, slot in (("Save lesson &slide…", save), ("Open &lesson…", open_)):
-        action = QAction(text, room.parent)
-        action.triggered.connect(slot)
-        menu.insertAction(before, action)
-        actions.append(action)
-    menu.insertSeparator(before)
-    return player, (actions[0], actions[1])

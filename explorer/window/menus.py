@@ -12,7 +12,7 @@ from PySide6.QtGui import QAction, QActionGroup, QKeySequence
 from PySide6.QtWidgets import QMainWindow, QMenu
 
 from explorer.lecture.formula_dock import install_formula_dock
-from explorer.lecture.lesson_player import install_lessons
+from explorer.lecture.lesson_menu import install_lessons
 from explorer.lecture.step_tab import install_step_tab
 from explorer.ui.colormaps import DEFAULT_COLORMAP, colormap_names
 from explorer.ui.i18n import tr
