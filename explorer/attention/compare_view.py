@@ -40,7 +40,7 @@ class CompareView(QtWidgets.QWidget):
         self.plots.hide()
 
     def set_comparison(self, comparison) -> None:
-        """A model.workbench_records.Comparison, or None (nothing to compare yet)."""
+        """A model.records.workbench.Comparison, or None (nothing to compare yet)."""
         self._comparison = comparison
         self._refresh()
 

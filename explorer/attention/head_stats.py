@@ -19,7 +19,7 @@ import numpy as np
 
 from explorer.ui.i18n import tr
 from model.analysis.head_stats import EOS, map_statistics
-from model.research_records import STATS
+from model.records.research import STATS
 
 
 @dataclass(frozen=True)

@@ -78,6 +78,9 @@ class HeatmapView(QtWidgets.QWidget):
 
     hovered = Signal(str)
     cell_clicked = Signal(int, int)  # row (query), column (key): the formula walkthrough follows it
+    # Settings a view that holds this one may change (class-level defaults, so they are part of the class):
+    cell_numbers_max = CELL_NUMBERS_MAX  # a view sharing its width with others may ask for fewer
+    min_canvas_lines = 0  # the canvas' least height in text lines (see MIN_CANVAS_LINES)
 
     def __init__(self, parent=None) -> None:
         super().__init__(parent)
@@ -93,9 +96,7 @@ class HeatmapView(QtWidgets.QWidget):
         self._cell_texts: list[pg.TextItem] = []
         self._titles = ("", "Query", "Key")
         self._axis_labels: tuple | None = None  # what _apply_titles last gave the axes
-        self.cell_numbers_max = CELL_NUMBERS_MAX  # a view sharing its width with others may ask for fewer
         self._number_style: tuple[float, bool] | None = None  # (point size, compact) of the numbers; None: none fit
-        self.min_canvas_lines = 0  # the canvas' least height in text lines (see MIN_CANVAS_LINES)
 
         self.canvas = pg.GraphicsLayoutWidget()
         self._left = TokenAxis("left")
@@ -186,11 +187,20 @@ class HeatmapView(QtWidgets.QWidget):
         self._bottom.set_labels([elide(display_piece(s)) for s in self._raw_cols])
         self._titles = (title, row_title, col_title)
         self._apply_titles()
-        self.plot.vb.setLimits(xMin=-0.5, xMax=cols - 0.5, yMin=-0.5, yMax=rows - 0.5)
-        self.plot.vb.setRange(xRange=(-0.5, cols - 0.5), yRange=(-0.5, rows - 0.5), padding=0)
+        self.set_frame(rows, cols)
         self._rebuild_cell_numbers()
         self._set_hover(None)
         self._place_mark()
+
+    def add_overlay(self, item) -> None:
+        """Draw a graphics item over the map, in cell coordinates (cell (r, c) is centred on x=c, y=r)."""
+        self.plot.addItem(item)
+
+    def set_frame(self, rows: int, cols: int) -> None:
+        """Show exactly ``rows`` × ``cols`` cells, no panning past them; the step view keeps the finished
+        translation's frame while its rows arrive."""
+        self.plot.vb.setLimits(xMin=-0.5, xMax=cols - 0.5, yMin=-0.5, yMax=rows - 0.5)
+        self.plot.vb.setRange(xRange=(-0.5, cols - 0.5), yRange=(-0.5, rows - 0.5), padding=0)
 
     def set_marked_cell(self, cell: tuple[int, int] | None) -> None:
         """Outline (row, col) until told otherwise (None: no mark); a cell outside the matrix shown

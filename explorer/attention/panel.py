@@ -58,6 +58,7 @@ class AttentionPanel(PanelExport, KeyboardNavigation, QtWidgets.QWidget):
     # Forwarded from the controls and the grid: the window's other features connect here, not to those widgets.
     colormap_changed = Signal(str)
     head_menu_requested = Signal(int, int, object)  # (layer, head), the global QPoint of a right-click
+    cell_clicked = Signal(int, int)  # (query, key) of the head's map: the formula walkthrough follows it
 
     def __init__(self, parent=None) -> None:
         super().__init__(parent)
@@ -119,6 +120,7 @@ class AttentionPanel(PanelExport, KeyboardNavigation, QtWidgets.QWidget):
         self.grid.head_clicked.connect(self._on_head_clicked)
         self.controls.colormap_changed.connect(self.colormap_changed)  # after the panel's own set_colormap
         self.grid.head_menu_requested.connect(self.head_menu_requested)
+        self.heatmap.cell_clicked.connect(self.cell_clicked)
         self.setFocusPolicy(QtCore.Qt.FocusPolicy.StrongFocus)
         self.install_shortcuts()
         self.set_font_scale(1.0)
@@ -187,6 +189,13 @@ class AttentionPanel(PanelExport, KeyboardNavigation, QtWidgets.QWidget):
         self.controls.set_colormap(name)
         self.heatmap.set_colormap(name)
         self.grid.set_colormap(name)
+
+    def colormap_name(self) -> str:
+        return self.heatmap.colormap_name()
+
+    def set_marked_cell(self, cell: tuple[int, int] | None) -> None:
+        """Outline ``cell`` (query, key) on the head's map, None for none: the one the formula is about."""
+        self.heatmap.set_marked_cell(cell)
 
     def set_font_scale(self, f: float) -> None:
         """Scale all text; 1.5–2 for a projector."""

@@ -12,31 +12,55 @@ layer and head at once, and translates its sentence when it is not the one on sc
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 
 from PySide6.QtCore import QEvent, QObject, Qt, Signal
-from PySide6.QtGui import QAction
-from PySide6.QtWidgets import QApplication, QFileDialog, QInputDialog, QLabel, QLineEdit, QMessageBox
+from PySide6.QtWidgets import QApplication, QDockWidget, QInputDialog, QLabel, QLineEdit, QMessageBox, QWidget
 
+from explorer.attention.panel import AttentionPanel
 from explorer.lecture.lesson_file import LessonError, Slide, append_slide, read_lesson, read_lesson_model
+from explorer.lecture.ports import Clock, Sentence
+from explorer.lecture.presentation import PresentationMode
+from explorer.lecture.step_view import StepView
 from explorer.ui.i18n import tr
 from explorer.ui.style import bold_font
 from model.builtin import model_name, named_model
 
-LESSON_FILTER = "Lessons (*.json);;All files (*)"
 KEYS = {Qt.Key.Key_PageDown: +1, Qt.Key.Key_PageUp: -1, Qt.Key.Key_Escape: 0}
 
 
+@dataclass(frozen=True)
+class LessonRoom:
+    """The player's port: everything a slide records and sets again, and where the player reports. (Here,
+    not in ports.py: it names presentation mode, which itself takes a ports.Stage.)"""
+
+    sentence: Sentence
+    attention: AttentionPanel
+    clock: Clock
+    steps: StepView
+    formula: QDockWidget  # the formula dock; its widget is the FormulaView
+    presentation: PresentationMode
+    current_view: Callable[[], str]  # one of lesson_file.VIEWS, or "other" (another tab)
+    show_view: Callable[[str], None]
+    open_model: Callable[[Path], None]
+    show_status: Callable[[str], None]
+    add_caption: Callable[[QWidget], None]  # across the views, above the tab bar
+    show_dialogs: bool  # False in screenshot mode: failures are said in the status line only
+    parent: QWidget  # owns the dialogs and the menu entries; only handed on
+
+
 class LessonPlayer(QObject):
-    """Captures the window's view as a Slide, and replays a lesson's slides on the window."""
+    """Captures the view on screen as a Slide, and replays a lesson's slides (through its ``LessonRoom``)."""
 
     slide_shown = Signal(int)  # index of the slide now on screen
     end_reached = Signal()  # PageDown on the last slide: nothing follows
     stopped = Signal()
 
-    def __init__(self, window) -> None:
-        super().__init__(window)
-        self._window = window
+    def __init__(self, room: LessonRoom) -> None:
+        super().__init__(room.parent)
+        self._room = room
         self._slides: tuple[Slide, ...] = ()
         self._index = -1
         self.path: Path | None = None  # the lesson last opened or saved to: the dialogs start there
@@ -46,34 +70,33 @@ class LessonPlayer(QObject):
         self.caption.setFont(bold_font())  # only bold: the size follows the zoom and presentation mode
         self.caption.hide()
         # One dialog, kept: a test (or a script) fills it and accepts it like a person would.
-        self.title_dialog = QInputDialog(window)
+        self.title_dialog = QInputDialog(room.parent)
         self.title_dialog.setInputMode(QInputDialog.InputMode.TextInput)
         self.title_dialog.setTextEchoMode(QLineEdit.EchoMode.Normal)
-        window.controller.translation_ready.connect(self._on_translation)
+        room.sentence.translation_ready.connect(self._on_translation)
 
     # -- saving ------------------------------------------------------------------------------------
 
     def current_slide(self) -> Slide:
         """The view on screen as a slide; ValueError (one line) when it cannot be one."""
-        w = self._window
-        view = w.current_view()
-        shown = w.controller.translation
+        room = self._room
+        view = room.current_view()
+        shown = room.sentence.translation()
         if view == "other":
             raise ValueError("only the attention, step-by-step and positional-encoding views can be slides, "
                              "not this tab")
         if shown is None or not shown.source.strip():
             raise ValueError("translate a sentence first: a slide shows a sentence's attention")
-        kind, layer, head, mean = w.attention_panel.state()
-        formula = w.formula_dock.widget()
-        cell = formula.cell() if w.formula_dock.isVisible() else None
-        clock = w.clock_view if view == "clock" else None
+        kind, layer, head, mean = room.attention.state()
+        cell = room.formula.widget().cell() if room.formula.isVisible() else None
+        clock = room.clock if view == "clock" else None
         step = None
         if view == "steps":  # the tab chooses its own layer and head: the slide keeps what it shows
-            layer, step_head = w.step_view.layer_head()
+            layer, step_head = room.steps.layer_head()
             head, mean = (head, True) if step_head is None else (step_head, False)
-            step = w.step_view.step() or None
+            step = room.steps.step() or None
         return Slide(sentence=shown.source.strip(), view=view, kind=kind, layer=layer + 1, head=head + 1,
-                     mean=mean, beam=w.translate_panel.beam_size(), cell=cell,
+                     mean=mean, beam=room.sentence.beam_size(), cell=cell,
                      position=clock.position() if clock else None, shift=clock.shift() if clock else None,
                      step=step)
 
@@ -90,7 +113,7 @@ class LessonPlayer(QObject):
     def save_slide(self, path: Path | str, title: str = "") -> bool:
         """Append the view on screen, titled ``title``, to the lesson at ``path``; False (and one line said)
         on failure."""
-        info = self._window.controller.info
+        info = self._room.sentence.model()
         try:
             if info is None:
                 raise ValueError("open a model first")
@@ -99,7 +122,7 @@ class LessonPlayer(QObject):
         except (ValueError, OSError) as exc:
             return self._fail(tr("Could not save the slide"), str(exc))
         self.path = Path(path)
-        self._window.show_status(tr("Slide {n} saved to {name}", n=count, name=self.path.name))
+        self._room.show_status(tr("Slide {n} saved to {name}", n=count, name=self.path.name))
         return True
 
     # -- playing -----------------------------------------------------------------------------------
@@ -108,13 +131,13 @@ class LessonPlayer(QObject):
         """Check the whole lesson, then show its first slide; a bad file changes nothing. A lesson made with
         another model ("model": "en-zh", or a Hub model in the cache) opens that model first and plays once
         it is loaded."""
-        info = self._window.controller.info
+        info = self._room.sentence.model()
         try:
             wanted = read_lesson_model(path)
             model = named_model(wanted) if wanted else None
             if wanted and model is None:
-                self._window.show_status(tr("This lesson was made with the model {name}, which is not on this "
-                                            "machine; it plays on the model in use", name=wanted))
+                self._room.show_status(tr("This lesson was made with the model {name}, which is not on this "
+                                          "machine; it plays on the model in use", name=wanted))
             if model is not None and (info is None or Path(info.path).resolve() != model.resolve()):
                 self._wait_for_model(path, model)
                 return True
@@ -130,14 +153,14 @@ class LessonPlayer(QObject):
 
     def _wait_for_model(self, path: Path | str, model_path: Path) -> None:
         """Open the lesson's model, then the lesson (once, when that model has loaded)."""
-        controller = self._window.controller
+        sentence = self._room.sentence
 
         def loaded(info) -> None:
-            controller.model_loaded.disconnect(loaded)
+            sentence.model_loaded.disconnect(loaded)
             if Path(info.path).resolve() == model_path.resolve():
                 self.open_lesson(path)
-        controller.model_loaded.connect(loaded)
-        self._window.open_model(model_path)
+        sentence.model_loaded.connect(loaded)
+        self._room.open_model(model_path)
 
     def is_playing(self) -> bool:
         return self._index >= 0
@@ -167,7 +190,7 @@ class LessonPlayer(QObject):
         n = len(self._slides)
         self.caption.setText(tr("■ End of the lesson: slide {n} of {n} was the last   (PageUp back, Esc ends "
                                 "the lesson)", n=n))
-        self._window.show_status(tr("End of the lesson: no slide after slide {n}", n=n))
+        self._room.show_status(tr("End of the lesson: no slide after slide {n}", n=n))
         self.end_reached.emit()
 
     def stop(self) -> None:
@@ -176,7 +199,7 @@ class LessonPlayer(QObject):
         QApplication.instance().removeEventFilter(self)
         self._index, self._slides = -1, ()
         self.caption.hide()
-        self._window.show_status(tr("Lesson ended"))
+        self._room.show_status(tr("Lesson ended"))
         self.stopped.emit()
 
     def eventFilter(self, watched, event) -> bool:  # noqa: N802 - Qt override
@@ -199,84 +222,50 @@ class LessonPlayer(QObject):
     # -- internals ---------------------------------------------------------------------------------
 
     def _apply(self, slide: Slide) -> None:
-        w = self._window
-        w.attention_panel.set_state(slide.kind, slide.layer - 1, slide.head - 1, slide.mean)
-        w.show_view(slide.view)
+        room, sentence = self._room, self._room.sentence
+        room.attention.set_state(slide.kind, slide.layer - 1, slide.head - 1, slide.mean)
+        room.show_view(slide.view)
         if slide.view == "steps":  # the tab takes the panel's layer and head only when it is opened
-            w.step_view.set_layer_head(slide.layer - 1, None if slide.mean else slide.head - 1)
+            room.steps.set_layer_head(slide.layer - 1, None if slide.mean else slide.head - 1)
             if slide.step is not None:
-                w.step_view.set_step(slide.step)  # nothing yet when the tab translates again: see below
+                room.steps.set_step(slide.step)  # nothing yet when the tab translates again: see below
         if slide.position is not None:
-            w.clock_view.set_position(slide.position)
+            room.clock.set_position(slide.position)
         if slide.shift is not None:
-            w.clock_view.set_shift(slide.shift)
+            room.clock.set_shift(slide.shift)
         if slide.cell is not None:
-            w.formula_dock.show()  # its q, k and v are captured only while it is open
-            w.formula_dock.widget().select_cell(*slide.cell)
-        shown = w.controller.translation
-        if shown is None or shown.source.strip() != slide.sentence or w.translate_panel.beam_size() != slide.beam:
-            w.translate_panel.set_text(slide.sentence)
-            w.translate_panel.set_beam_size(slide.beam)
-            w.translate_panel.request_translation()
-        if w.presentation.is_active():
-            w.presentation.set_sentence(slide.sentence)
+            room.formula.show()  # its q, k and v are captured only while it is open
+            room.formula.widget().select_cell(*slide.cell)
+        shown = sentence.translation()
+        if shown is None or shown.source.strip() != slide.sentence or sentence.beam_size() != slide.beam:
+            sentence.set_text(slide.sentence)
+            sentence.set_beam_size(slide.beam)
+            sentence.translate()
+        if room.presentation.is_active():
+            room.presentation.set_sentence(slide.sentence)
         title = f" — {slide.title}" if slide.title else ""
         self.caption.setText(tr("Slide {i} of {n}{title}   (PageDown next, PageUp back, Esc ends the lesson)",
                                 i=self._index + 1, n=len(self._slides), title=title))
         self.caption.show()
-        w.show_status(tr("Lesson {name}: slide {i} of {n}", name=self.path.name if self.path else "",
-                         i=self._index + 1, n=len(self._slides)))
+        room.show_status(tr("Lesson {name}: slide {i} of {n}", name=self.path.name if self.path else "",
+                            i=self._index + 1, n=len(self._slides)))
 
     def _on_translation(self, _translation) -> None:
         # A new sentence resets the walkthrough's cell (formula_dock connects first) and the Step tab's
         # step and combo boxes (step_tab connects first): choose them again.
         if not self.is_playing():
             return
-        slide, w = self._slides[self._index], self._window
+        slide, room = self._slides[self._index], self._room
         if slide.cell is not None:
-            w.formula_dock.widget().select_cell(*slide.cell)
+            room.formula.widget().select_cell(*slide.cell)
         if slide.view == "steps":
-            w.step_view.set_layer_head(slide.layer - 1, None if slide.mean else slide.head - 1)
+            room.steps.set_layer_head(slide.layer - 1, None if slide.mean else slide.head - 1)
             if slide.step is not None:
-                w.step_view.set_step(slide.step)
+                room.steps.set_step(slide.step)
 
     def _fail(self, title: str, message: str) -> bool:
         line = " ".join(message.split())
-        self._window.show_status(line)
-        if self._window.show_dialogs:
-            QMessageBox.warning(self._window, title, line)
+        self._room.show_status(line)
+        if self._room.show_dialogs:
+            QMessageBox.warning(self._room.parent, title, line)
         return False
-
-
-def install_lessons(window, menu, before: QAction) -> LessonPlayer:
-    """The lesson player of ``window``, its caption above the tabs and its two entries in ``menu``
-    (above ``before``). Installed after the formula dock: a new translation must reach the dock
-    (which resets its cell) before the player selects the slide's cell again."""
-    player = LessonPlayer(window)
-    window.add_above_tabs(player.caption)
-
-    def start_dir() -> str:
-        return str(player.path) if player.path else str(Path.home() / "lesson.json")
-
-    def save() -> None:
-        path, _ = QFileDialog.getSaveFileName(window, tr("Add the view as a slide to the lesson"), start_dir(),
-                                              LESSON_FILTER, options=QFileDialog.Option.DontConfirmOverwrite)
-        if path:
-            title = player.ask_title()
-            if title is not None:  # cancelled: nothing is saved
-                player.save_slide(path, title)
-
-    def open_() -> None:
-        path, _ = QFileDialog.getOpenFileName(window, tr("Open lesson"), start_dir(), LESSON_FILTER)
-        if path:
-            player.open_lesson(path)
-
-    actions = []
-    for text, slot in (("Save lesson &slide…", save), ("Open &lesson…", open_)):
-        action = QAction(text, window)
-        action.triggered.connect(slot)
-        menu.insertAction(before, action)
-        actions.append(action)
-    menu.insertSeparator(before)
-    window.save_slide_action, window.open_lesson_action = actions
-    return player

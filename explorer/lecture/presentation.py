@@ -9,10 +9,11 @@ is left (F5 or Esc).
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QObject, Qt, Signal
 from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QLineEdit, QVBoxLayout, QWidget
 
+from explorer.lecture.ports import Stage
 from explorer.ui.style import bold_font
 
 FONT_FACTOR = 1.3  # on top of the current zoom: the room reads the projector, not a laptop
@@ -54,18 +55,23 @@ class SentenceBar(QWidget):
         self.translation_label.setToolTip(text)
 
 
-class PresentationMode:
-    """Switches a MainWindow into and out of presentation mode and owns its sentence bar."""
+class PresentationMode(QObject):
+    """Switches the window into and out of presentation mode (through its ``Stage``) and owns the sentence
+    bar, which the window puts above the views."""
 
-    def __init__(self, window) -> None:
-        self._window = window
+    active_changed = Signal(bool)  # the View menu's check mark follows it
+
+    def __init__(self, stage: Stage) -> None:
+        super().__init__()
+        self._stage = stage
         self._saved: dict | None = None
         self.bar = SentenceBar()
         self.bar.hide()
         self.bar.translate_requested.connect(self._translate)
-        # Esc leaves the mode; the menu bar, and with it the F5 menu entry, is hidden meanwhile, so
-        # the window itself carries the shortcuts (see MainWindow._build_menus).
-        self._escape = QShortcut(QKeySequence(Qt.Key.Key_Escape), window)
+        # Esc leaves the mode. The menu bar, and with it the F5 entry, is hidden meanwhile, so the window
+        # carries its shortcuts itself (menus.py); Esc belongs to the bar, which is shown exactly while the
+        # mode is on, and a window shortcut works while its widget is visible in the active window.
+        self._escape = QShortcut(QKeySequence(Qt.Key.Key_Escape), self.bar)
         self._escape.setEnabled(False)
         self._escape.activated.connect(self.leave)
 
@@ -78,33 +84,32 @@ class PresentationMode:
     def enter(self) -> None:
         if self.is_active():
             return
-        w = self._window
-        self._saved = {"scale": w.font_scale(), "sidebar": w.sidebar.isVisibleTo(w),
-                       "status": w.statusBar().isVisibleTo(w), "menu": w.menuBar().isVisibleTo(w)}
-        for widget in (w.sidebar, w.statusBar(), w.menuBar(), w.tabs.tabBar()):
+        stage = self._stage
+        # Visible "to the window": as it will be when shown, also before the window's first show.
+        self._saved = {"scale": stage.font_scale(),
+                       "chrome": [widget.isVisibleTo(widget.window()) for widget in stage.chrome]}
+        for widget in stage.chrome:
             widget.hide()
-        w.attention_panel.set_compact(True)
-        self.bar.set_sentence(w.translate_panel.text())
-        self.bar.set_translation(w.translate_panel.translation_text())
+        stage.attention.set_compact(True)
+        self.bar.set_sentence(stage.sentence.text())
+        self.bar.set_translation(stage.sentence.translation_text())
         self.bar.show()
-        w.set_font_scale(self._saved["scale"] * FONT_FACTOR)
+        stage.set_font_scale(self._saved["scale"] * FONT_FACTOR)
         self._escape.setEnabled(True)
-        w.presentation_action.setChecked(True)
+        self.active_changed.emit(True)
 
     def leave(self) -> None:
         if not self.is_active():
             return
-        w, saved = self._window, self._saved
+        stage, saved = self._stage, self._saved
         self._saved = None
         self.bar.hide()
-        w.sidebar.setVisible(saved["sidebar"])
-        w.statusBar().setVisible(saved["status"])
-        w.menuBar().setVisible(saved["menu"])
-        w.tabs.tabBar().show()
-        w.attention_panel.set_compact(False)
-        w.set_font_scale(saved["scale"])
+        for widget, visible in zip(stage.chrome, saved["chrome"], strict=True):
+            widget.setVisible(visible)
+        stage.attention.set_compact(False)
+        stage.set_font_scale(saved["scale"])
         self._escape.setEnabled(False)
-        w.presentation_action.setChecked(False)
+        self.active_changed.emit(False)
 
     def show_translation(self, text: str) -> None:
         self.bar.set_translation(text)
@@ -115,6 +120,5 @@ class PresentationMode:
 
     def _translate(self, text: str) -> None:
         # The sentence column stays the one source of truth (history, beam size): edit it, then ask.
-        panel = self._window.translate_panel
-        panel.set_text(text)
-        panel.request_translation()
+        self._stage.sentence.set_text(text)
+        self._stage.sentence.translate()

@@ -33,7 +33,7 @@ class StepMaps(QtWidgets.QWidget):
         self.decoder = HeatmapView()
         self.cross = HeatmapView()
         self._box = highlight_box(HIGHLIGHT, 9)
-        self.cross.plot.addItem(self._box)
+        self.cross.add_overlay(self._box)
         self._maps: AttentionMaps | None = None
         self._args: tuple = (None, 0, None, 0)
         self._font_scale = 1.0
@@ -64,8 +64,9 @@ class StepMaps(QtWidgets.QWidget):
         self.cross.set_matrix(cross, rows, maps.source_tokens,
                               title=tr("Cross-attention over the source"),
                               row_title=tr("Query (decoder input)"), col_title=tr("Key (source)"))
-        self._hold_frame(self.decoder, n_target, n_target)
-        self._hold_frame(self.cross, n_target, n_source)
+        # The finished translation's frame: the rows to come are room, so cells keep their size.
+        self.decoder.set_frame(n_target, n_target)
+        self.cross.set_frame(n_target, n_source)
         self._box.setRect(QtCore.QRectF(-0.5, t - 1.5, n_source, 1.0))
         self._box.show()
         self._shown = (dec.astype(np.float32), cross.astype(np.float32))
@@ -81,12 +82,6 @@ class StepMaps(QtWidgets.QWidget):
         super().resizeEvent(event)
         if self._maps is not None:  # the cells changed size: numbers may now fit, or no longer
             QtCore.QTimer.singleShot(0, self, lambda: self.set_step(*self._args))
-
-    @staticmethod
-    def _hold_frame(view: HeatmapView, rows: int, cols: int) -> None:
-        """Keep the finished translation's frame: the rows to come are room, so cells keep their size."""
-        view.plot.vb.setLimits(xMin=-0.5, xMax=cols - 0.5, yMin=-0.5, yMax=rows - 0.5)
-        view.plot.vb.setRange(xRange=(-0.5, cols - 0.5), yRange=(-0.5, rows - 0.5), padding=0)
 
     def shown_decoder(self) -> np.ndarray:
         """The decoder self-attention drawn now, (t, t): the final map's first t rows and columns."""

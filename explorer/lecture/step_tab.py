@@ -8,38 +8,44 @@ A tab rather than a dock: the two growing maps, the bars and the beam need the w
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
+from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QMenu
 
+from explorer.attention.panel import AttentionPanel
+from explorer.lecture.ports import Sentence, Tabs
 from explorer.lecture.step_view import StepView
 
 TITLE = "Step by step"
 
 
-def install_step_tab(window, menu: QMenu) -> StepView:
-    """Add the 'Step by step' tab after 'Attention' and its entry to ``menu``; returns the view."""
+def install_step_tab(tabs: Tabs, sentence: Sentence, attention: AttentionPanel,
+                     capture_steps: Callable[[bool], None], menu: QMenu) -> tuple[StepView, QAction]:
+    """Add the 'Step by step' tab after 'Attention' and its entry to ``menu``; returns the view and the entry.
+    ``capture_steps(on)`` asks every translation from now on to carry its search step by step, or not."""
     view = StepView()
-    window.tabs.insertTab(1, view, TITLE)
-    controller, panel = window.controller, window.attention_panel
+    tabs.insert(1, view, TITLE)
 
     def on_tab(_index: int) -> None:
-        shown = window.tabs.currentWidget() is view
-        controller.set_capture_steps(shown)
+        shown = tabs.current() is view
+        capture_steps(shown)
         if not shown:
             view.pause()  # a hidden tab should not keep stepping behind the teacher's back
             return
-        _kind, layer, head, mean = panel.state()
+        _kind, layer, head, mean = attention.state()
         view.set_layer_head(layer, None if mean else head)
         view.setFocus()
-        translation = controller.translation
-        if translation is not None and translation.steps is None and window.translate_panel.text():
-            window.translate_panel.request_translation()
+        translation = sentence.translation()
+        if translation is not None and translation.steps is None and sentence.text():
+            sentence.translate()
 
-    window.tabs.currentChanged.connect(on_tab)
-    controller.translation_ready.connect(view.set_translation)
+    tabs.changed.connect(on_tab)
+    sentence.translation_ready.connect(view.set_translation)
     # A failed translation leaves no steps to show: the previous sentence's would read as this one's.
-    controller.error.connect(lambda kind, _message: view.set_translation(None) if kind == "translate" else None)
-    panel.colormap_changed.connect(view.set_colormap)
-    view.set_colormap(panel.heatmap.colormap_name())
-    window.step_action = menu.addAction("Decode &step by step")
-    window.step_action.triggered.connect(lambda: window.tabs.setCurrentWidget(view))
-    return view
+    sentence.failed.connect(lambda kind, _message: view.set_translation(None) if kind == "translate" else None)
+    attention.colormap_changed.connect(view.set_colormap)
+    view.set_colormap(attention.colormap_name())
+    action = menu.addAction("Decode &step by step")
+    action.triggered.connect(lambda: tabs.show(view))
+    return view, action

@@ -132,7 +132,7 @@ class TrainForm(QtWidgets.QWidget):
         for spin in (self.layers_spin, self.d_model_spin, self.heads_spin, self.d_ff_spin, self.vocab_spin):
             spin.valueChanged.connect(lambda _v: self.validate_model())
         self.dropout_spin.valueChanged.connect(lambda _v: self.validate_model())
-        self.out_field.edit.textChanged.connect(self._on_out_changed)
+        self.out_field.changed.connect(self._on_out_changed)
         self.resume_field.edited.connect(self._on_resume_chosen)
         self.src_field.edited.connect(self._refresh_out)
         self.tsv_field.edited.connect(self._refresh_out)

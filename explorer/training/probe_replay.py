@@ -26,7 +26,7 @@ class ProbeReplay(QtWidgets.QWidget):
         super().__init__(parent)
         self._snapshots: list[tuple[int, Translation]] = []
         self.attention = AttentionPanel()
-        self.attention.empty_label.setText("The probe sentence's attention appears here as the model trains")
+        self.attention.set_maps(None, empty_text="The probe sentence's attention appears here as the model trains")
         self.slider = QtWidgets.QSlider(QtCore.Qt.Orientation.Horizontal)
         self.slider.setEnabled(False)
         self.slider.setToolTip("Scrub back through the probe snapshots to replay how the heads formed")

@@ -10,44 +10,49 @@ from __future__ import annotations
 
 from PySide6.QtCore import QObject
 from PySide6.QtGui import QAction
-from PySide6.QtWidgets import QMenu
+from PySide6.QtWidgets import QMenu, QWidget
 
+from explorer.attention.panel import AttentionPanel
 from explorer.translate.ablation_box import AblationBox
+from explorer.translate.controller import Controller
+from explorer.translate.panel import TranslatePanel
 from explorer.ui.i18n import tr
 from model.records import KIND_TITLES
 
 
 class Ablation(QObject):
-    """Owns the grid's context menu and the ablation box of a MainWindow."""
+    """Owns the All heads grid's context menu and the ablation box (which the window puts in the sentence
+    column); ``parent`` owns the menus and actions."""
 
-    def __init__(self, window) -> None:
-        super().__init__(window)
-        self.window = window
+    def __init__(self, controller: Controller, sentence: TranslatePanel, attention: AttentionPanel,
+                 parent: QWidget) -> None:
+        super().__init__(parent)
+        self._controller, self._sentence, self._attention, self._parent = controller, sentence, attention, parent
         self.box = AblationBox()
         self.menu: QMenu | None = None  # the last context menu shown (tests trigger its actions)
         self.box.restore_all_requested.connect(self.restore_all)
-        window.attention_panel.head_menu_requested.connect(self.show_menu)
-        window.controller.translation_ready.connect(self.box.show_translation)
+        attention.head_menu_requested.connect(self.show_menu)
+        controller.translation_ready.connect(self.box.show_translation)
         # A failed translation takes its outputs away, and another model has other heads: connected before
         # the window's own reaction to a load, which translates again (with the heads restored by then).
-        window.controller.error.connect(lambda kind, _: self.box.hide() if kind == "translate" else None)
-        window.controller.model_loaded.connect(self._on_model_loaded)
+        controller.error.connect(lambda kind, _: self.box.hide() if kind == "translate" else None)
+        controller.model_loaded.connect(self._on_model_loaded)
 
     def removed(self) -> tuple[tuple[str, int, int], ...]:
-        return tuple(self.window.controller.removed_heads)
+        return tuple(self._controller.removed_heads)
 
     def set_removed(self, heads) -> None:
         """Remove exactly ``heads`` [(kind, layer, head) 0-based] and translate the sentence again."""
         heads = tuple(sorted(set(heads)))
         if heads == self.removed():
             return
-        self.window.controller.removed_heads = heads
+        self._controller.removed_heads = heads
         self.restore_all_action.setEnabled(bool(heads))
-        if self.window.translate_panel.text():
-            self.window.translate_panel.request_translation()
+        if self._sentence.text():
+            self._sentence.request_translation()
 
     def _on_model_loaded(self, _info) -> None:
-        self.window.controller.removed_heads = ()
+        self._controller.removed_heads = ()
         self.restore_all_action.setEnabled(False)
 
     def toggle(self, kind: str, layer: int, head: int) -> None:
@@ -61,9 +66,9 @@ class Ablation(QObject):
 
     def show_menu(self, layer: int, head: int, global_pos) -> None:
         """The grid's right-click menu for tile (layer, head) of the kind on show."""
-        kind = self.window.attention_panel.state()[0]
+        kind = self._attention.state()[0]
         is_removed = (kind, layer, head) in self.removed()
-        menu = self.menu = QMenu(self.window)
+        menu = self.menu = QMenu(self._parent)
         where = {"layer": layer + 1, "head": head + 1, "kind": tr(KIND_TITLES[kind]).lower()}
         # Two literal templates, not one with a verb: the catalogue collects tr("…") literals.
         toggle = menu.addAction(tr("Restore head {layer}.{head} ({kind})", **where) if is_removed
@@ -76,7 +81,7 @@ class Ablation(QObject):
 
     def install_menu(self, menu: QMenu) -> None:
         """'Restore all heads' in a menu of the window (one click away when the box is scrolled off)."""
-        self.restore_all_action = QAction("Restore all removed heads", self.window)
+        self.restore_all_action = QAction("Restore all removed heads", self._parent)
         self.restore_all_action.setEnabled(False)
         self.restore_all_action.triggered.connect(self.restore_all)
         menu.addAction(self.restore_all_action)

@@ -15,7 +15,7 @@ from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QVBoxLay
 
 from explorer.ui.i18n import tr
 from explorer.ui.style import make_heading, make_muted
-from model.research_records import format_head
+from model.records.research import format_head
 
 GONE_STYLE = "background-color:#ffd6d6; text-decoration:line-through;"  # only in the unablated output
 NEW_STYLE = "background-color:#c8f0c8; font-weight:bold;"  # only in the ablated output

@@ -8,6 +8,8 @@ lp = ((5 + |Y|) / 6)^α, the ranking beam search itself uses (model/decoding/bea
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -20,6 +22,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from explorer.attention.panel import AttentionPanel
+from explorer.translate.controller import Controller
+from explorer.translate.panel import TranslatePanel
 from explorer.ui.i18n import N_, tr
 from explorer.ui.style import make_muted
 
@@ -108,14 +113,16 @@ class BeamTable(QWidget):
 class BeamDock(QDockWidget):
     """The beam table in a dock of the main window; it shows the chosen hypothesis' maps in the panel."""
 
-    def __init__(self, window) -> None:
-        super().__init__("Beam hypotheses", window)
+    def __init__(self, controller: Controller, sentence: TranslatePanel, attention: AttentionPanel,
+                 show_status: Callable[[str], None], parent: QWidget) -> None:
+        super().__init__("Beam hypotheses", parent)
         self.setObjectName("beam-dock")
-        self.window_ = window
+        self._controller, self._sentence, self._attention, self._show_status = (controller, sentence, attention,
+                                                                                show_status)
         self.table = BeamTable()
         self.setWidget(self.table)
         self.table.hypothesis_selected.connect(self.show_hypothesis)
-        window.controller.translation_ready.connect(self.table.set_translation)
+        controller.translation_ready.connect(self.table.set_translation)
         self.visibilityChanged.connect(self._on_visible)
 
     def show_hypothesis(self, index: int) -> None:
@@ -124,18 +131,18 @@ class BeamDock(QDockWidget):
         if beam is None or not 0 <= index < len(beam.hypotheses):
             return
         h = beam.hypotheses[index]
-        self.window_.attention_panel.set_maps(h.attention)
+        self._attention.set_maps(h.attention)
         which = "the best (the translation shown)" if index == 0 else f"hypothesis {index + 1}: {h.text}"
-        self.window_.show_status(f"Maps of {which}")
+        self._show_status(f"Maps of {which}")
 
     def _on_visible(self, visible: bool) -> None:
-        controller = self.window_.controller
+        controller = self._controller
         wanted = bool(visible)
         if wanted == controller.capture_beam:
             return
         controller.set_capture_beam(wanted)
         translation = controller.translation
         if wanted and translation is not None and getattr(translation, "beam", None) is None:
-            panel = self.window_.translate_panel
+            panel = self._sentence
             if panel.text() and panel.beam_size() > 1:
                 panel.request_translation()  # the sentence shown, now with its beam

@@ -27,12 +27,14 @@ class PathField(QtWidgets.QWidget):
     """A line edit with a Browse… button; ``folder`` picks a directory instead of a file."""
 
     edited = Signal()  # by the user (typing or browsing), not by ``set_path``
+    changed = Signal(str)  # the text, however it changed (``set_path`` too)
 
     def __init__(self, title: str, folder: bool = False, placeholder: str = "") -> None:
         super().__init__()
         self.edit = QtWidgets.QLineEdit()
         self.edit.setPlaceholderText(placeholder)
         self.edit.textEdited.connect(lambda _t: self.edited.emit())
+        self.edit.textChanged.connect(self.changed)
         browse = QtWidgets.QPushButton("Browse…")
         browse.clicked.connect(lambda: self._browse(title, folder))
         row = QtWidgets.QHBoxLayout(self)

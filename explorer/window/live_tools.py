@@ -18,6 +18,7 @@ from PySide6.QtWidgets import QFileDialog
 from explorer.attention.compare_view import CompareView
 from explorer.translate.ablation import Ablation
 from explorer.translate.beam_dock import BeamDock
+from explorer.window.ports import late
 
 COMPARE_TAB = "Compare"
 
@@ -28,10 +29,10 @@ class LiveTools(QObject):
     def __init__(self, window) -> None:
         super().__init__(window)
         self.window = w = window
-        self.ablation = Ablation(w)
+        self.ablation = Ablation(w.controller, w.translate_panel, w.attention_panel, w)
         w.translate_panel.add_below_error(self.ablation.box)
 
-        self.beam_dock = BeamDock(w)
+        self.beam_dock = BeamDock(w.controller, w.translate_panel, w.attention_panel, late(w, "show_status"), w)
         # Below the views: the hypotheses are sentences, which want width more than height.
         w.addDockWidget(Qt.DockWidgetArea.BottomDockWidgetArea, self.beam_dock)
         self.beam_dock.hide()

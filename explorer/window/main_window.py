@@ -45,6 +45,7 @@ from explorer.window.info_panel import InfoPanel, model_display_name
 from explorer.window.language_menu import install_language_menu
 from explorer.window.menus import build_menus, fill_recent_menu
 from explorer.window.models_menu import builtin_display_name, mark_loaded, retranslate_models_menu
+from explorer.window.ports import stage_port
 from explorer.window.retranslate import retranslate
 from explorer.workbench.panel import Workbench
 
@@ -116,7 +117,7 @@ class MainWindow(WindowDisplay, QMainWindow):
         column_layout.addWidget(self.info_panel, 1)
         self.sidebar = ColumnScrollArea(column)
         self.splitter = QSplitter(Qt.Orientation.Horizontal)
-        self.presentation = PresentationMode(self)
+        self.presentation = PresentationMode(stage_port(self))
         right = QWidget()
         right_layout = QVBoxLayout(right)
         right_layout.setContentsMargins(0, 0, 0, 0)

@@ -1,8 +1,9 @@
 """The main window's menu bar: File, View and the colour-map choice, built here so that the window
 itself only wires panels together.
 
-The actions stay attributes of the window (``window.zoom_in_action`` …): presentation mode and the
-tests reach them there, and a later feature adds its entry with one call next to the others.
+The actions stay attributes of the window (``window.zoom_in_action`` …): the tests reach them there,
+and a later feature adds its entry with one call next to the others. The features are installed here with
+the ports they may use (ports.py), never with the window itself.
 """
 
 from __future__ import annotations
@@ -11,13 +12,14 @@ from PySide6.QtGui import QAction, QActionGroup, QKeySequence
 from PySide6.QtWidgets import QMainWindow, QMenu
 
 from explorer.lecture.formula_dock import install_formula_dock
-from explorer.lecture.lesson_player import install_lessons
+from explorer.lecture.lesson_menu import install_lessons
 from explorer.lecture.step_tab import install_step_tab
 from explorer.ui.colormaps import DEFAULT_COLORMAP, colormap_names
 from explorer.ui.i18n import tr
 from explorer.window.file_translation import open_translate_file
 from explorer.window.live_tools import install_live_tools
 from explorer.window.models_menu import install_models_menu
+from explorer.window.ports import docks_port, lesson_room, sentence_port, tabs_port
 
 
 def add_action(window: QMainWindow, menu: QMenu, text: str, slot, shortcuts=(),
@@ -63,6 +65,7 @@ def build_menus(window) -> None:
     w.presentation_action = add_action(
         w, view_menu, "&Presentation mode", lambda: w.presentation.toggle(), ["F5"], checkable=True
     )
+    w.presentation.active_changed.connect(w.presentation_action.setChecked)  # also when Esc leaves the mode
     # A lambda taking the flag: handed setVisible itself, PySide picks the argument-less overload
     # of ``triggered`` and the call fails with a TypeError.
     w.info_action = add_action(w, view_menu, "Model &info", lambda: None, [], checkable=True)
@@ -74,8 +77,11 @@ def build_menus(window) -> None:
                   w.zoom_out_action, w.reset_zoom_action])
     w.workbench_action = add_action(w, view_menu, "Research &workbench", lambda: w.show_tab("Workbench"),
                                     ["Ctrl+Shift+W"])
-    w.formula_dock = install_formula_dock(w, view_menu)  # lecture mode: eq. (1) for a clicked cell
-    w.step_view = install_step_tab(w, view_menu)  # lecture mode: the decoding one step at a time
+    # Lecture mode: eq. (1) for a clicked cell, and the decoding one step at a time.
+    w.formula_dock = install_formula_dock(docks_port(w), sentence_port(w), w.attention_panel,
+                                          w.controller.set_capture_vectors, view_menu)
+    w.step_view, w.step_action = install_step_tab(tabs_port(w), sentence_port(w), w.attention_panel,
+                                                  w.controller.set_capture_steps, view_menu)
     w.live_tools = install_live_tools(w)  # head ablation, View › Beam hypotheses, File › Compare with model…
     view_menu.addSeparator()
     w.colormap_menu = view_menu.addMenu("&Colour map")
@@ -87,7 +93,9 @@ def build_menus(window) -> None:
         action.triggered.connect(lambda _=False, n=name: w.set_colormap(n))
         w.colormap_group.addAction(action)
         w.colormap_menu.addAction(action)
-    w.lessons = install_lessons(w, file_menu, before=quit_action)  # after the formula dock: see there
+    # After the formula dock: see there.
+    w.lessons, (w.save_slide_action, w.open_lesson_action) = install_lessons(lesson_room(w), file_menu,
+                                                                              before=quit_action)
     install_models_menu(w)  # Models › English → German, English → Chinese
 
 

@@ -1,6 +1,6 @@
 """Head importance (Michel et al. 2019) in the workbench: one layers × heads grid per attention kind
 coloured by the BLEU lost when that head alone is removed, and the pruning curve (BLEU as heads are removed
-in order of least importance). Binds ``model.research_records.Importance`` only; runs happen elsewhere.
+in order of least importance). Binds ``model.records.research.Importance`` only; runs happen elsewhere.
 
 The three grids share one colour scale (0 to the largest drop), so a dark cell means the same loss in every
 kind; a negative drop (BLEU *rose* without the head) is drawn in the colour of zero, its number says so.
@@ -19,7 +19,7 @@ from explorer.ui.i18n import N_, tr, translate
 from explorer.workbench.run_bar import RunBar
 from explorer.workbench.value_grid import GRID_TITLES, ScaleBar, ValueGrid
 from model.records import KINDS
-from model.research_records import Importance
+from model.records.research import Importance
 
 HINT = N_("Run to score every head: each is removed alone and the test set translated again (greedy).")
 # Which of the two measures the grids show: the gradient estimate comes first (seconds), the exact run after.

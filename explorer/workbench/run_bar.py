@@ -12,7 +12,7 @@ from PySide6 import QtCore, QtWidgets
 
 from explorer.ui.flow_layout import FlowLayout
 from explorer.ui.wheel_guard import WheelGuard
-from model.research_records import DEFAULT_SENTENCES, AnalysisProgress, format_eta
+from model.records.research import DEFAULT_SENTENCES, AnalysisProgress, format_eta
 
 HELDOUT_TEXT = "the model's held-out set"
 

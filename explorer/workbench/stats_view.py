@@ -1,5 +1,5 @@
 """Per-head statistics over a test set in the workbench: a sortable table (one row per head, the means of
-``model.research_records.STATS``) and a layers × heads grid of one chosen statistic per attention kind.
+``model.records.research.STATS``) and a layers × heads grid of one chosen statistic per attention kind.
 
 It binds a ``HeadTable`` only. The table sorts by number, not by text (the cells carry the float), and the
 CSV export writes the same text as ``attention-explorer heads stats --csv``.
@@ -15,7 +15,7 @@ from explorer.ui.i18n import tr
 from explorer.workbench.run_bar import RunBar
 from explorer.workbench.value_grid import GRID_TITLES, ValueGrid
 from model.records import KINDS
-from model.research_records import STATS, HeadTable
+from model.records.research import STATS, HeadTable
 
 COLUMNS = ("kind", "layer", "head", *STATS)
 STAT_TIPS = {

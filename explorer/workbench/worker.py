@@ -1,7 +1,7 @@
 """The research workbench's worker: head importance and per-head statistics over a test set, off the GUI thread.
 
 Like ``explorer.translate.worker`` it imports the model code inside its slots, which run on its own QThread (owned
-by ``explorer.workbench.panel``), and sends back only frozen records (``model.research_records``). It keeps its
+by ``explorer.workbench.panel``), and sends back only frozen records (``model.records.research``). It keeps its
 own copy of the model, loaded from the folder the window shows, so a run of many minutes never blocks
 the translation of the sentence being typed.
 
@@ -20,7 +20,7 @@ from pathlib import Path
 from PySide6.QtCore import QObject, Signal, Slot
 
 from model.errors import UserError
-from model.research_records import AnalysisProgress
+from model.records.research import AnalysisProgress
 
 log = logging.getLogger(__name__)
 

@@ -20,7 +20,7 @@ from model.analysis.held_out import check
 from model.decoding.decode import MAX_SOURCE_PIECES, intra_op_threads
 from model.errors import UserError
 from model.records import KINDS
-from model.research_records import GradientImportance, format_head
+from model.records.research import GradientImportance, format_head
 
 BATCH = 32  # sentences per forward/backward pass: small enough to keep the activations in cache
 

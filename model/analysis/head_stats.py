@@ -21,7 +21,7 @@ import unicodedata
 import numpy as np
 
 from model.records import KINDS, AttentionMaps
-from model.research_records import STATS, HeadTable
+from model.records.research import STATS, HeadTable
 
 EOS = "</s>"
 WORD_START = "▁"  # SentencePiece marks a piece that starts a word with it

@@ -12,7 +12,7 @@ from pathlib import Path
 
 from model.corpus.lines import read_lines as read_corpus_lines
 from model.errors import UserError
-from model.research_records import DEFAULT_SENTENCES, HeadTable
+from model.records.research import DEFAULT_SENTENCES, HeadTable
 
 HELDOUT = "heldout"
 # (source, reference) names tried in order; the built-in model's own Tatoeba test set comes first.

@@ -26,7 +26,7 @@ from model.errors import UserError
 from model.files import write_atomic
 from model.languages import bleu_tokenizer
 from model.records import KINDS
-from model.research_records import HeadScore, Importance, format_head
+from model.records.research import HeadScore, Importance, format_head
 from model.safe_json import read_json
 
 CACHE_VERSION = 1

@@ -39,7 +39,7 @@ def _stdin_lines() -> list[str]:
 
 def cmd_translate(a) -> int:
     from model.decoding.decode import translate
-    from model.research_records import format_head
+    from model.records.research import format_head
     per_sentence = a.sentences or a.json or bool(a.save_attention) or bool(a.remove_heads) or a.no_cache
     if a.file and a.text:
         raise UserError("give either --file or sentences on the command line, not both")

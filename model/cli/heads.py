@@ -10,7 +10,7 @@ from pathlib import Path
 from model.cli.inputs import DEVICE_HELP, MODEL_HELP, load_model_arg
 from model.cli.types import at_least, count
 from model.errors import UserError
-from model.research_records import DEFAULT_SENTENCES
+from model.records.research import DEFAULT_SENTENCES
 
 
 def _test_set(a, loaded, need_ref: bool):
@@ -24,7 +24,7 @@ def _test_set(a, loaded, need_ref: bool):
 def cmd_stats(a) -> int:
     from model.analysis.held_out import statistics
     from model.files import write_atomic
-    from model.research_records import STATS
+    from model.records.research import STATS
     loaded = load_model_arg(a)
     texts, _ = _test_set(a, loaded, need_ref=False)
     table = statistics(loaded, texts, beam_size=a.beam)
@@ -73,7 +73,7 @@ class _Passes:
         self.start = time.perf_counter()
 
     def __call__(self, done: int, total: int) -> None:
-        from model.research_records import AnalysisProgress, format_eta
+        from model.records.research import AnalysisProgress, format_eta
         eta = format_eta(AnalysisProgress("importance", done, total, time.perf_counter() - self.start).eta_s)
         print(f"\rpass {done}/{total} over the test set, {eta}   ", end="\n" if done == total else "",
               file=sys.stderr, flush=True)

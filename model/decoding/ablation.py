@@ -12,7 +12,7 @@ from torch import Tensor
 
 from model.errors import UserError
 from model.records import KINDS
-from model.research_records import parse_head
+from model.records.research import parse_head
 
 Head = tuple[str, int, int]  # (kind, layer, head), 0-based
 

@@ -19,8 +19,8 @@ from model.decoding.beam import Beam, length_penalty
 from model.decoding.decode import DECODE_THREADS, capture, encode_source, intra_op_threads, step_logprobs, translate
 from model.decoding.loops import find_loop
 from model.records import AttentionMaps, Translation
+from model.records.workbench import BeamHypotheses, Comparison, Hypothesis
 from model.transformer import DecoderState
-from model.workbench_records import BeamHypotheses, Comparison, Hypothesis
 
 MAX_EXTRA = 50  # as decode.translate: output up to the source length + 50 pieces
 

@@ -8,7 +8,7 @@ from PySide6.QtCore import QSize
 from PySide6.QtGui import QFontMetricsF
 
 from explorer.attention.compare_view import CompareView
-from model.workbench_records import Comparison
+from model.records.workbench import Comparison
 
 from .conftest import WINDOW_TIMEOUT as TIMEOUT
 from .conftest import make_synthetic_maps

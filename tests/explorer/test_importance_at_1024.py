@@ -31,7 +31,7 @@ def test_narrow_cells_still_carry_their_numbers(qtbot):
 
 
 def test_the_grids_share_a_named_colour_scale(qtbot):
-    from model.research_records import HeadScore, Importance  # noqa: PLC0415
+    from model.records.research import HeadScore, Importance  # noqa: PLC0415
 
     view = ImportanceView()
     qtbot.addWidget(view)

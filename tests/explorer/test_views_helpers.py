@@ -67,7 +67,7 @@ def test_head_statistics_of_known_patterns():
 def test_the_panel_and_the_workbench_give_one_head_the_same_numbers(synthetic_maps):
     """#26: one definition of each statistic, the model's (the workbench averages it over a test set)."""
     from model.analysis.head_stats import sentence_statistics  # noqa: PLC0415
-    from model.research_records import STATS  # noqa: PLC0415
+    from model.records.research import STATS  # noqa: PLC0415
 
     table = sentence_statistics(synthetic_maps)
     for kind in ("encoder", "decoder", "cross"):

@@ -11,7 +11,7 @@ from explorer.attention.compare_view import CompareView
 from explorer.attention.head_grid import HeadGridView
 from explorer.translate.ablation_box import AblationBox, word_diff
 from model.records import Translation
-from model.workbench_records import Comparison
+from model.records.workbench import Comparison
 from tests.explorer.conftest import make_synthetic_maps
 
 
@@ -118,7 +118,7 @@ def test_importance_view_says_which_measure_it_shows(qtbot):
     import numpy as np
 
     from explorer.workbench.importance_view import SHOWN_ESTIMATE, SHOWN_EXACT, ImportanceView
-    from model.research_records import GradientImportance, HeadScore, Importance
+    from model.records.research import GradientImportance, HeadScore, Importance
     view = ImportanceView()
     qtbot.addWidget(view)
     names = [f"{k}:{layer}.{h}" for k in ("enc", "dec", "cross") for layer in (1, 2) for h in (1, 2)]

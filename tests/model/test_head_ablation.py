@@ -15,7 +15,7 @@ from model.cli.commands import main
 from model.decoding.ablation import head_masks, parse_heads, removed_of
 from model.decoding.decode import beam_search, greedy, translate, translate_many
 from model.errors import UserError
-from model.research_records import format_head
+from model.records.research import format_head
 
 SENTENCES = ["3 1 4 1 5 9", "9 2 6", "2 7 1 8 2 8 1"]
 

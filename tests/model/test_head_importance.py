@@ -123,7 +123,7 @@ def test_cancel_stops_the_run_and_stores_nothing(loaded, tmp_path):
 
 
 def test_progress_eta():
-    from model.research_records import AnalysisProgress, format_eta
+    from model.records.research import AnalysisProgress, format_eta
     p = AnalysisProgress("importance", 4, 10, 8.0)
     assert p.eta_s == pytest.approx(12.0) and format_eta(p.eta_s) == "ETA 12 s"
     assert AnalysisProgress("importance", 0, 10, 1.0).eta_s is None and format_eta(None) == "ETA …"
@@ -134,7 +134,7 @@ def test_default_test_set_is_the_models_heldout(loaded, tmp_path, capsys):
     import shutil
 
     from model.analysis.held_out import load_pairs
-    from model.research_records import DEFAULT_SENTENCES
+    from model.records.research import DEFAULT_SENTENCES
     folder = tmp_path / "model"
     shutil.copytree(loaded.path, folder)
     with pytest.raises(Exception, match="ships no held-out set"):

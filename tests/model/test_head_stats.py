@@ -13,7 +13,7 @@ import pytest
 from model.analysis.head_stats import average, is_punctuation, map_statistics, sentence_statistics
 from model.cli.commands import main
 from model.records import AttentionMaps
-from model.research_records import STATS
+from model.records.research import STATS
 
 W = np.array([[1.0, 0.0, 0.0],
               [0.5, 0.5, 0.0],

@@ -14,7 +14,7 @@ from model.analysis.alignment import align, score
 from model.analysis.importance import head_importance
 from model.checkpoint import load_model
 from model.decoding.decode import translate
-from model.research_records import parse_head
+from model.records.research import parse_head
 from model.training.tasks import make_task
 
 pytestmark = pytest.mark.slow

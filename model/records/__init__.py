@@ -1,8 +1,10 @@
-"""The data contract between the model and the GUI.
+"""The data contract between the model and the GUI: one package, torch-free throughout.
 
-Frozen dataclasses that hold NumPy arrays, numbers and strings only. This module must never import
-torch: the Qt views import it, and they stay free of torch so the window starts fast and a view can be
-tested with synthetic arrays.
+Frozen dataclasses that hold NumPy arrays, numbers and strings only. No module of this package may import
+torch (or any model code outside it): the Qt views import them, and they stay free of torch so the window
+starts fast and a view can be tested with synthetic arrays. Here, a sentence's records (its attention, its
+translation, the model's facts, training progress); beside them, by job, ``research`` (head importance
+and statistics over a test set) and ``workbench`` (the beam's hypotheses, a second model's comparison).
 """
 
 from __future__ import annotations
@@ -229,7 +231,7 @@ class Translation:
     # P(piece | the pieces before it, the source) of each target piece (model.decoding.confidence), aligned
     # with target_pieces; () where it was not computed.
     piece_probs: tuple[float, ...] = ()
-    # The research workbench (model/workbench_records.py): the same sentence with every head, when heads
+    # The research workbench (model/records/workbench.py): the same sentence with every head, when heads
     # were removed; every hypothesis of the final beam, when asked for; a second model beside this one.
     unablated: Translation | None = None
     beam: object | None = None  # BeamHypotheses

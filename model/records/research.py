@@ -1,8 +1,8 @@
 """Records of the research workbench: head importance, per-head statistics over a test set, progress.
 
-Torch-free, like ``model.records`` beside it: the analysis worker builds these, the workbench views draw
+Torch-free, like the rest of ``model.records``: the analysis worker builds these, the workbench views draw
 them, and the command line prints them. ``model.analysis.importance`` and ``model.analysis.head_stats``
-compute them (and re-export them, so older imports keep working).
+compute them.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Records of the research workbench (beam explorer, model comparison), torch-free like model.records.
+"""Records of the research workbench (beam explorer, model comparison), torch-free like the rest of model.records.
 
 They ride on a ``Translation`` (its ``beam`` and ``comparison`` fields), so the request id that drops a
 stale translation drops them with it.

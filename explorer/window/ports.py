@@ -1,0 +1,87 @@
+"""The ports the window lends its features: each gets a record of the few callables and signals it may use
+(explorer/lecture/ports.py says which), filled in here from the window's own panels, never the window.
+
+Also where the formula dock goes: where a dock fits is the window's to know (its width, the minimum its
+central widget needs), not the dock's.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QDockWidget
+
+from explorer.lecture.lesson_player import LessonRoom
+from explorer.lecture.ports import Clock, Docks, Sentence, Stage, Tabs
+
+BOTTOM_SHARE = 0.42  # of the window's height, for the dock under the maps: its steps, one line each, unscrolled
+SIDE_WIDTH = 300  # px the steps need beside the maps to stay readable (8 numbers in two or three lines)
+
+
+def late(window, name: str):
+    """``window.<name>`` looked up at each call, not once: a method replaced later (a recorder in a test,
+    a wrapper) is the one called."""
+    return lambda *args: getattr(window, name)(*args)
+
+
+def sentence_port(window) -> Sentence:
+    """The sentence column and the controller's answers; read when called, so always the current ones."""
+    c, panel = window.controller, window.translate_panel
+    return Sentence(translation_ready=c.translation_ready, failed=c.error, model_loaded=c.model_loaded,
+                    translation=lambda: c.translation, model=lambda: c.info, text=panel.text,
+                    set_text=panel.set_text, translation_text=panel.translation_text, beam_size=panel.beam_size,
+                    set_beam_size=panel.set_beam_size, translate=panel.request_translation)
+
+
+def tabs_port(window) -> Tabs:
+    tabs = window.tabs
+    return Tabs(insert=tabs.insertTab, show=tabs.setCurrentWidget, current=tabs.currentWidget,
+                changed=tabs.currentChanged)
+
+
+def docks_port(window) -> Docks:
+    return Docks(parent=window, add=lambda dock: window.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, dock),
+                 place=lambda dock: place_formula_dock(window, dock))
+
+
+def stage_port(window) -> Stage:
+    """What presentation mode hides and scales. Built before the menus: the menu bar is made here if need be,
+    and it is the one the menus fill (QMainWindow.menuBar() makes one bar, once)."""
+    return Stage(chrome=(window.sidebar, window.statusBar(), window.menuBar(), window.tabs.tabBar()),
+                 sentence=sentence_port(window), attention=window.attention_panel,
+                 font_scale=late(window, "font_scale"), set_font_scale=late(window, "set_font_scale"))
+
+
+def lesson_room(window) -> LessonRoom:
+    """The lesson player's port; after the step tab, the formula dock and presentation mode exist."""
+    def clock(name: str):  # the clock view is built when first used (explorer/positional/tab.py)
+        return lambda *args: getattr(window.clock_view, name)(*args)
+
+    return LessonRoom(
+        sentence=sentence_port(window), attention=window.attention_panel,
+        clock=Clock(position=clock("position"), shift=clock("shift"), set_position=clock("set_position"),
+                    set_shift=clock("set_shift")),
+        steps=window.step_view, formula=window.formula_dock, presentation=window.presentation,
+        current_view=late(window, "current_view"), show_view=late(window, "show_view"),
+        open_model=late(window, "open_model"), show_status=late(window, "show_status"),
+        add_caption=late(window, "add_above_tabs"), show_dialogs=window.show_dialogs, parent=window)
+
+
+def place_formula_dock(window, dock: QDockWidget) -> Qt.DockWidgetArea:
+    """Beside the maps when the window has the width for both, else under them in two columns.
+
+    At 1024 px the maps and the sentence column already need ~900 px (their minimum), so a dock
+    beside them squeezed the attention controls off the edge; under them, the maps keep the full
+    width and lose only height, and the steps' rows of numbers get the width they need.
+    """
+    view = dock.widget()
+    view.set_columns(1)  # measure the narrow layout's width
+    side = max(SIDE_WIDTH, view.minimumSizeHint().width())
+    needed = window.centralWidget().minimumSizeHint().width() + side
+    bottom = window.width() < needed + 40  # the splitter handles and the dock's frame
+    area = Qt.DockWidgetArea.BottomDockWidgetArea if bottom else Qt.DockWidgetArea.RightDockWidgetArea
+    if window.dockWidgetArea(dock) != area:
+        window.addDockWidget(area, dock)  # moves it
+    view.set_columns(2 if bottom else 1)
+    if bottom:
+        window.resizeDocks([dock], [round(BOTTOM_SHARE * window.height())], Qt.Orientation.Vertical)
+    return area
