@@ -37,6 +37,7 @@ def _args(data, runs, steps, only, out=None):
     return argv + (["--json", str(out)] if out else [])
 
 
+@pytest.mark.slow  # five training runs in child processes (~20 s): .ci/run runs it
 def test_each_variant_changes_one_thing_and_is_scored(tmp_path, capsys):
     data, runs, out = _corpus(tmp_path / "data"), tmp_path / "runs", tmp_path / "ablations.json"
     assert ablations.main(_args(data, runs, 3, "baseline")) == 0  # a run stopped early ...

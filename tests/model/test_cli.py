@@ -105,6 +105,7 @@ def _finish(proc) -> tuple[str, int]:
     return rest, proc.wait(timeout=120)
 
 
+@pytest.mark.slow  # two background trainings in child processes (~12 s): .ci/run runs it
 def test_stop_file_and_ctrl_c_end_a_background_run_with_a_checkpoint(tmp_path):
     import signal
     out = tmp_path / "run"

@@ -214,6 +214,7 @@ def _listening(pids: list[int]) -> set[str]:
     return found
 
 
+@pytest.mark.slow  # a two-process run (~10 s): .ci/run runs it
 @pytest.mark.skipif(not Path("/proc/net/tcp").is_file(), reason="reads Linux's /proc")
 def test_a_local_run_listens_on_loopback_only(tmp_path):
     """#27: torchrun's agent listened on every interface (two stores on *:port); the launcher gives the ranks
