@@ -170,6 +170,7 @@ def run_gui(args: argparse.Namespace) -> int:
 
     screenshot = bool(args.screenshot)
     window = MainWindow(show_dialogs=not screenshot, remember_recent=not screenshot)
+    window.controller.model_loaded.connect(app.gc_guard.settle)  # later GUI-thread passes stay short
     # A screenshot is a document: its language is the one asked for, never a leftover setting.
     language = args.lang or ("en" if screenshot else saved_language(window.settings))
     if language != "en":  # a problem (a missing translation file) is one line on stderr; English then

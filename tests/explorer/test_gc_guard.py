@@ -35,3 +35,21 @@ def test_stop_gives_collection_back(qapp):
     assert gc.isenabled()
     if not was:
         gc.disable()
+
+
+def test_settle_keeps_survivors_out_of_later_passes_and_the_next_settle_frees_what_died(qapp):
+    guard = MainThreadGC()
+    try:
+        alive = Cycle()
+        ref = weakref.ref(alive)
+        guard.settle()  # what the app does after each model load
+        frozen = gc.get_freeze_count()
+        assert frozen > 10_000  # torch, Qt, pyqtgraph: everything alive now
+        assert len(gc.get_objects(generation=2)) < frozen / 100  # a full pass walks only newer objects
+        del alive
+        gc.collect()
+        assert ref() is not None  # frozen: passes no longer look at it ...
+        guard.settle()
+        assert ref() is None  # ... until the next model load's settle, which undoes the freeze first
+    finally:
+        guard.stop()
