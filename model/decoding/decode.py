@@ -208,13 +208,14 @@ def _translate(loaded: LoadedModel, text: str, beam_size: int, capture_attention
     max_len = len(ids) + max_extra
     # The int8 draft (model/decoding/speculative.py) changes the speed of greedy search, never its result.
     fast = search_copy(loaded) if beam_size == 1 and use_cache and not head_masks else None
-    captured, encoded = None, None
+    captured, encoded, checked_probs = None, None, None
     recorder = BeamRecorder() if capture_steps and beam_size > 1 else None
     if head_masks and beam_size == 1:
         # Ablated heads change the search, not just the maps (the int8 draft has no masks: fp32 here).
         generated, score = greedy(model, src, max_len, use_cache, head_masks)[0], 0.0
     elif beam_size == 1 and fast is not None:
-        (generated, captured), score = checked_greedy(model, fast, src, max_len, capture_attention), 0.0
+        (generated, captured, checked_probs), score = checked_greedy(model, fast, src, max_len,
+                                                                    capture_attention), 0.0
     elif beam_size == 1:
         generated, score = greedy(model, src, max_len, use_cache)[0], 0.0
     else:
@@ -251,10 +252,14 @@ def _translate(loaded: LoadedModel, text: str, beam_size: int, capture_attention
         steps = decode_steps(model, tok, src, generated, beam_size, recorder,
                              encoded[0] if encoded else None, head_masks)
     # How sure the model was of each piece (softmax of its logits, teacher-forced over the output: the
-    # numbers the search saw); the step view's record has them already when it was asked for.
-    probs = steps.chosen_probs if steps is not None else (
-        step_probabilities(model, src, generated, encoded[0] if encoded else None, head_masks, top_k=1)[2]
-        if generated else ())
+    # numbers the search saw); the step view's record, or the int8 draft's checking pass, has them already.
+    if steps is not None:
+        probs = steps.chosen_probs
+    elif checked_probs is not None:
+        probs = checked_probs
+    else:
+        probs = (step_probabilities(model, src, generated, encoded[0] if encoded else None, head_masks,
+                                    top_k=1)[2] if generated else ())
     kept = tuple(float(p) for i, p in zip(generated, probs) if i != eos)  # aligned with out_ids
     return Translation(source=text, text=tok.decode(out_ids), source_pieces=tuple(tok.pieces(ids[:-1])),
                        target_pieces=tuple(tok.pieces(out_ids)), score=float(score), attention=maps,

@@ -77,7 +77,7 @@ def test_rewound_state_decodes_like_a_fresh_one(loaded):
 def test_checked_greedy_is_exactly_fp32_greedy_with_its_maps(loaded, text):
     src = _src(loaded, text)
     fast = int8.search_model(loaded.model)
-    out, maps = checked_greedy(loaded.model, fast, src, src.size(1) + 50)
+    out, maps, _ = checked_greedy(loaded.model, fast, src, src.size(1) + 50)
     assert out == greedy(loaded.model, src, src.size(1) + 50)[0]
     assert maps is not None
     for got, ref in zip(maps, capture(loaded.model, src, out)):
@@ -92,7 +92,7 @@ def test_a_wrong_draft_is_corrected_to_fp32_greedy(loaded, text):
     stranger.encoder, stranger.embedding = loaded.model.encoder, loaded.model.embedding  # same memory
     src = _src(loaded, text)
     max_len = src.size(1) + 50
-    out, maps = checked_greedy(loaded.model, stranger, src, max_len)
+    out, maps, _ = checked_greedy(loaded.model, stranger, src, max_len)
     assert out == greedy(loaded.model, src, max_len)[0]
     if maps is not None:  # returned only when the last check passed; else translate() captures
         assert maps[1][0].shape[-1] == len(out)  # decoder self-attention (1, H, T, T) per layer
@@ -102,7 +102,7 @@ def test_checked_greedy_respects_max_len(loaded):
     torch.manual_seed(1)
     stranger = Transformer(loaded.config).eval()
     src = _src(loaded, "3 1 4 1 5")
-    out, _ = checked_greedy(loaded.model, stranger, src, 3, capture_attention=False)
+    out, _, _ = checked_greedy(loaded.model, stranger, src, 3, capture_attention=False)
     assert out == greedy(loaded.model, src, 3)[0]
     assert len(out) <= 3
 
