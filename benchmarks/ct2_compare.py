@@ -6,7 +6,8 @@ CTranslate2 float32 and int8 on the same model (``benchmarks.ct2`` converts it),
 * latency: one sentence at a time, 1 thread, for the ~5, 20 and 50-piece sentences of
   ``benchmarks.latency``: our ``translate`` (greedy, with capture, as the window runs it) against
   CTranslate2's ``translate_batch`` of that one sentence; interleaved rounds (``machine.interleaved``),
-  the ratio is the median over rounds of ours / theirs within a round.
+  the ratio is the median over rounds of ours / theirs within a round. The same for beam 4 (ours: the
+  window's beam search with capture).
 * throughput: greedy over the N sentences in batches of 64 on ``eval_threads()`` threads, ours
   (``translate_many``) against CTranslate2 with as many intra-op threads; interleaved rounds likewise.
 
@@ -52,18 +53,23 @@ def run(rounds: int = 7, sentences: int = 1000, log=print) -> dict:
         log(f"  greedy outputs identical to CTranslate2 {q}: {same}/{len(texts)}")
 
     tok = loaded.tokenizer
-    for n, text in pick_sentences(tok).items():
-        pieces = tok.pieces(tok.encode(text) + [eos])
-        cases = {"ours": lambda t=text: translate(loaded, t)}
-        for q, tr in one.items():
-            cases[q] = lambda tr=tr, p=pieces: tr.translate_batch([p], beam_size=1,
-                                                                  max_decoding_length=len(p) + 50)
-        times = interleaved(cases, rounds)
-        for q in one:
-            out[f"ct2_greedy{n}_ratio_{q}"] = round(median_ratio(times["ours"], times[q]), 2)
-        out[f"ct2_greedy{n}_ms"] = {k: summary_ms(v) for k, v in times.items()}
-        log(f"  {n} pieces, 1 thread: ours {out[f'ct2_greedy{n}_ms']['ours']['p50']:.1f} ms p50, "
-            + ", ".join(f"{q} ×{out[f'ct2_greedy{n}_ratio_{q}']}" for q in one))
+    for beam in (1, 4):
+        search = "greedy" if beam == 1 else f"beam{beam}_"
+        for n, text in pick_sentences(tok).items():
+            pieces = tok.pieces(tok.encode(text) + [eos])
+            cases = {"ours": lambda t=text, b=beam: translate(loaded, t, beam_size=b)}
+            for q, tr in one.items():
+                # Beam scores differ by design (our GNMT length penalty against CTranslate2's length^α),
+                # so beam outputs may differ; the work per step is the same search over 4 rows.
+                cases[q] = lambda tr=tr, p=pieces, b=beam: tr.translate_batch(
+                    [p], beam_size=b, length_penalty=0.6 if b > 1 else 1.0, max_decoding_length=len(p) + 50)
+            times = interleaved(cases, rounds)
+            key = f"ct2_{search}{n}"
+            for q in one:
+                out[f"{key}_ratio_{q}"] = round(median_ratio(times["ours"], times[q]), 2)
+            out[f"{key}_ms"] = {k: summary_ms(v) for k, v in times.items()}
+            log(f"  {n} pieces, beam {beam}, 1 thread: ours {out[f'{key}_ms']['ours']['p50']:.1f} ms p50, "
+                + ", ".join(f"{q} ×{out[f'{key}_ratio_{q}']}" for q in one))
 
     cases = {"ours": lambda: translate_many(loaded.model, tok, texts, threads=threads)}
     for q, tr in many.items():

@@ -9,6 +9,7 @@ from model.config import BOS_ID, preset
 from model.decoding import int8
 from model.decoding.decode import capture, greedy, translate
 from model.decoding.speculative import checked_greedy
+from model.decoding.steps import step_probabilities
 from model.transformer import DecoderState, Transformer
 
 pytestmark = pytest.mark.skipif(not int8.available(), reason="this PyTorch has no int8 CPU kernels")
@@ -92,10 +93,14 @@ def test_a_wrong_draft_is_corrected_to_fp32_greedy(loaded, text):
     stranger.encoder, stranger.embedding = loaded.model.encoder, loaded.model.embedding  # same memory
     src = _src(loaded, text)
     max_len = src.size(1) + 50
-    out, maps, _ = checked_greedy(loaded.model, stranger, src, max_len)
+    out, maps, probs = checked_greedy(loaded.model, stranger, src, max_len)
     assert out == greedy(loaded.model, src, max_len)[0]
-    if maps is not None:  # returned only when the last check passed; else translate() captures
-        assert maps[1][0].shape[-1] == len(out)  # decoder self-attention (1, H, T, T) per layer
+    # Every correction starts a new fp32 pass on the cache of the agreed prefix; the rows those passes
+    # give, put together, are the maps and probabilities of one teacher-forced pass over the output.
+    for got, ref in zip(maps, capture(loaded.model, src, out)):
+        np.testing.assert_allclose(torch.stack([w[0] for w in got]).numpy(), ref, atol=1e-5)
+    ref_probs = step_probabilities(loaded.model, src, out, top_k=1)[2]
+    np.testing.assert_allclose(probs, ref_probs, rtol=1e-5, atol=1e-6)
 
 
 def test_checked_greedy_respects_max_len(loaded):
