@@ -165,7 +165,7 @@ def load_tokenizer(folder: Path, cfg: ModelConfig, data: dict):
     """The folder's tokenizer: spm.model, or Marian's three files for an imported Marian model."""
     if data.get("tokenizer") == "marian":
         from model.marian.tokenizer import MarianTokenizer
-        return MarianTokenizer.load(folder, cfg.vocab_size, cfg.pad_id, cfg.eos_id)
+        return MarianTokenizer.load(folder, cfg.vocab_size, cfg.pad_id, cfg.eos_id, cfg.src_vocab_size)
     if not (folder / SPM).is_file():
         raise CheckpointError(f"{folder} has no tokenizer ({SPM})")
     tokenizer = Tokenizer.load(folder / SPM)
@@ -239,7 +239,7 @@ def load_hf_marian(folder: Path, hf: dict, device: str = "cpu") -> LoadedModel:
     from model.marian.tokenizer import MarianTokenizer
     from model.marian.weights import read_tensors, to_state_dict
     cfg, _ = marian_config(hf, folder)
-    tokenizer = MarianTokenizer.load(folder, cfg.vocab_size, cfg.pad_id, cfg.eos_id)
+    tokenizer = MarianTokenizer.load(folder, cfg.vocab_size, cfg.pad_id, cfg.eos_id, cfg.src_vocab_size)
     tokenizer.prefix = _language_code(display_name(folder), tokenizer.vocab)
     tensors = to_state_dict(read_tensors(folder), cfg, folder)
     model = build_model(cfg, tensors, f"{folder.name}'s Marian weights").to(device).eval()

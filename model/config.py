@@ -27,7 +27,7 @@ LIMITS = {"vocab_size": 1_000_000, "n_layers": 64, "d_model": 8192, "n_heads": 2
 class ModelConfig:
     """The Transformer of Vaswani et al. (2017); defaults are the paper's base model."""
 
-    vocab_size: int = 37000  # joint source/target vocabulary (the paper's shared BPE)
+    vocab_size: int = 37000  # joint source/target vocabulary (the paper's shared BPE); the target's if split
     n_layers: int = 6  # N: identical layers in the encoder and in the decoder
     d_model: int = 512
     n_heads: int = 8  # h; d_k = d_v = d_model / h
@@ -47,6 +47,10 @@ class ModelConfig:
     activation: str = "relu"  # of the feed-forward layer: relu (eq. 2) | swish (= silu) | gelu
     scale_embedding: bool = True  # multiply embeddings by √d_model (§3.4)
     final_logits_bias: bool = False  # a fixed (V,) bias added to the output logits
+    # A source vocabulary of its own (Marian models with separate vocabularies): the encoder's embedding
+    # has this many rows, the decoder's and the output projection keep vocab_size. 0 = the paper's one
+    # joint vocabulary. Needs share_embeddings false: one matrix cannot have two heights.
+    src_vocab_size: int = 0
 
     def __post_init__(self) -> None:
         # A config.json is untrusted input: check types and sizes before anything allocates. JSON's
@@ -76,6 +80,12 @@ class ModelConfig:
         for name in ("scale_embedding", "final_logits_bias"):
             if not isinstance(getattr(self, name), bool):
                 raise UserError(f"{name} must be true or false, got {getattr(self, name)!r}")
+        if not isinstance(self.src_vocab_size, int) or isinstance(self.src_vocab_size, bool) or not (
+                self.src_vocab_size == 0 or 5 <= self.src_vocab_size <= LIMITS["vocab_size"]):
+            raise UserError(f"src_vocab_size must be 0 (shared) or between 5 and {LIMITS['vocab_size']:,}, "
+                            f"got {self.src_vocab_size!r}")
+        if self.src_vocab_size and self.share_embeddings:
+            raise UserError("a separate source vocabulary (src_vocab_size) needs share_embeddings false")
         for name in ("pad_id", "bos_id", "eos_id"):
             if not 0 <= getattr(self, name) < self.vocab_size:
                 raise UserError(f"{name} ({getattr(self, name)}) is outside the vocabulary of {self.vocab_size}")
@@ -84,6 +94,13 @@ class ModelConfig:
                 raise UserError(f"{name} must be in [0, 1), got {getattr(self, name)}")
         if not 0.0 < self.norm_eps < 1.0:
             raise UserError(f"norm_eps must be in (0, 1), got {self.norm_eps}")
+        if not 0 <= self.pad_id < self.source_vocab_size:  # the source is padded with it too
+            raise UserError(f"pad_id ({self.pad_id}) is outside the source vocabulary of {self.source_vocab_size}")
+
+    @property
+    def source_vocab_size(self) -> int:
+        """Rows of the encoder's embedding: src_vocab_size when the source has its own vocabulary."""
+        return self.src_vocab_size or self.vocab_size
 
     @property
     def d_k(self) -> int:

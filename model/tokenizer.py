@@ -98,3 +98,7 @@ class Tokenizer:
 
     def pieces(self, ids: Iterable[int]) -> list[str]:
         return [self.sp.id_to_piece(int(i)) for i in ids]
+
+    # One joint vocabulary: a source id names the same piece as a target id (a Marian model with separate
+    # vocabularies is the tokenizer that differs; see model.marian.tokenizer).
+    source_pieces = pieces

@@ -77,10 +77,11 @@ class Transformer(nn.Module):
         super().__init__()
         self.cfg = cfg
         # One embedding for source, target and the pre-softmax projection (section 3.4). Unshared, it
-        # stays the target embedding and the source side and the output projection get their own.
+        # stays the target embedding and the source side and the output projection get their own; the
+        # source's may then have its own vocabulary (cfg.source_vocab_size rows).
         self.embedding = nn.Embedding(cfg.vocab_size, cfg.d_model, padding_idx=cfg.pad_id)
         self.src_embedding = (None if cfg.share_embeddings
-                              else nn.Embedding(cfg.vocab_size, cfg.d_model, padding_idx=cfg.pad_id))
+                              else nn.Embedding(cfg.source_vocab_size, cfg.d_model, padding_idx=cfg.pad_id))
         self.output_weight = None if cfg.share_embeddings else nn.Parameter(torch.empty(cfg.vocab_size, cfg.d_model))
         self.positional = PositionalEncoding(cfg.d_model, cfg.pe_layout)
         # A fixed (V,) bias on the logits (Marian's final_logits_bias): a buffer, as there, so it is saved

@@ -60,6 +60,15 @@ def marian_model(tmp_path_factory):
             make_marian_folder(root / "pt", safetensors=False, model=hf))
 
 
+@pytest.fixture(scope="session")
+def marian_separate(tmp_path_factory):
+    """(a tiny random MarianMTModel with separate source and target vocabularies, its save_pretrained folder
+    with vocab.json, target_vocab.json and both SentencePiece models); built once per session."""
+    pytest.importorskip("transformers")
+    from tests.model.marian_tiny import make_separate_marian_folder
+    return make_separate_marian_folder(tmp_path_factory.mktemp("marian-separate") / "opus-mt-tiny-separate")
+
+
 @pytest.fixture
 def hub(marian_model, tmp_path, monkeypatch):
     """A loopback Hub (tests/hub_server.py) serving the tiny Marian folder as ``test-org/opus-mt-en-de``,

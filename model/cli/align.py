@@ -31,7 +31,7 @@ def cross_maps(loaded, src: list[str], ref: list[str] | None) -> list[tuple[np.n
             continue
         ids, tgt = encode_source(loaded, text), encode_source(loaded, ref[i])
         _, _, cross = capture(loaded.model, torch.tensor([ids], device=loaded.device), tgt)
-        out.append((cross, tuple(loaded.tokenizer.pieces(ids)), tuple(loaded.tokenizer.pieces(tgt))))
+        out.append((cross, tuple(loaded.tokenizer.source_pieces(ids)), tuple(loaded.tokenizer.pieces(tgt))))
     return out
 
 

@@ -238,7 +238,7 @@ def _translate(loaded: LoadedModel, text: str, beam_size: int, capture_attention
         removed = removed_of(head_masks)
         for kind, layer, head in removed:  # a removed head's weights never reach the output: show none
             {"encoder": enc, "decoder": dec, "cross": cross}[kind][layer, head] = 0.0
-        maps = AttentionMaps(enc, dec, cross, tuple(tok.pieces(ids)),
+        maps = AttentionMaps(enc, dec, cross, tuple(tok.source_pieces(ids)),
                              (tok.start_piece, *tok.pieces(generated[:-1])), tuple(tok.pieces(generated)),
                              removed=removed)
     vectors = None
@@ -261,7 +261,7 @@ def _translate(loaded: LoadedModel, text: str, beam_size: int, capture_attention
         probs = (step_probabilities(model, src, generated, encoded[0] if encoded else None, head_masks,
                                     top_k=1)[2] if generated else ())
     kept = tuple(float(p) for i, p in zip(generated, probs) if i != eos)  # aligned with out_ids
-    return Translation(source=text, text=tok.decode(out_ids), source_pieces=tuple(tok.pieces(ids[:-1])),
+    return Translation(source=text, text=tok.decode(out_ids), source_pieces=tuple(tok.source_pieces(ids[:-1])),
                        target_pieces=tuple(tok.pieces(out_ids)), score=float(score), attention=maps,
                        request_id=request_id, unknown_pieces=ids[:-1].count(tok.unk_id), vectors=vectors,
                        steps=steps, flags=flags, piece_probs=kept)

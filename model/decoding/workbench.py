@@ -34,7 +34,7 @@ def force_decode(loaded: LoadedModel, src_ids: list[int], generated: list[int],
     removed = removed_of(masks)
     for kind, layer, head in removed:  # as decode.translate: a removed head's map holds no weights
         {"encoder": enc, "decoder": dec, "cross": cross}[kind][layer, head] = 0.0
-    return AttentionMaps(enc, dec, cross, tuple(tok.pieces(src_ids)), (tok.start_piece, *tok.pieces(generated[:-1])),
+    return AttentionMaps(enc, dec, cross, tuple(tok.source_pieces(src_ids)), (tok.start_piece, *tok.pieces(generated[:-1])),
                          tuple(tok.pieces(generated)), removed=removed)
 
 
@@ -84,9 +84,9 @@ def compare_models(a: LoadedModel, b: LoadedModel, translation: Translation, bea
     src_a, src_b = encode_source(a, translation.source), encode_source(b, translation.source)
     maps_a = translation.attention
     note = ""
-    if b.tokenizer.pieces(src_b) != a.tokenizer.pieces(src_a):
+    if b.tokenizer.source_pieces(src_b) != a.tokenizer.source_pieces(src_a):
         note = (f"The tokenizers differ: {name_a} splits the sentence into {len(src_a)} pieces, {name_b} into "
-                f"{len(src_b)} ({' '.join(b.tokenizer.pieces(src_b)[:8])} …), so their maps have no common "
+                f"{len(src_b)} ({' '.join(b.tokenizer.source_pieces(src_b)[:8])} …), so their maps have no common "
                 "cells. Compare models that share a SentencePiece model (checkpoints of one run).")
     elif (a.config.n_layers, a.config.n_heads) != (b.config.n_layers, b.config.n_heads):
         note = (f"The models differ in shape: {name_a} has {a.config.n_layers} layers × {a.config.n_heads} heads, "

@@ -19,7 +19,8 @@ from model.errors import UserError
 CONFIG = "config.json"
 TOKENIZER_FILES = ("source.spm", "target.spm", "vocab.json")
 WEIGHTS = ("model.safetensors", "pytorch_model.bin")  # safetensors first: no pickle at all
-OPTIONAL = ("tokenizer_config.json", "generation_config.json")
+# target_vocab.json: only models with separate source and target vocabularies have one (and need it).
+OPTIONAL = ("tokenizer_config.json", "generation_config.json", "target_vocab.json")
 # huggingface_hub's rule for a repository id: "name" or "owner/name", letters, digits, "-", "_", ".".
 _REPO_ID = re.compile(r"^(?:[A-Za-z0-9][\w.-]{0,95}/)?[A-Za-z0-9][\w.-]{0,95}$")
 _URL = re.compile(r"^https?://[^/]+/(?P<repo>[^/?#]+/[^/?#]+)(?:/(?:tree|resolve|blob)/(?P<rev>[^/?#]+))?/?$")

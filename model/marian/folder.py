@@ -2,7 +2,7 @@
 
 Every setting comes from the folder's config.json; a key it leaves out takes MarianConfig's default, as
 ``transformers`` would. What our Transformer cannot compute exactly (encoder and decoder of different
-sizes, separate source and target vocabularies, another activation) is refused with one line rather
+sizes, another activation) is refused with one line rather
 than run approximately.
 """
 
@@ -76,7 +76,7 @@ def _int(value, name: str, where: Path) -> int:
 
 
 def marian_config(hf: dict, where: Path) -> tuple[ModelConfig, bool]:
-    """(our ModelConfig for this Marian config, whether the output projection is the shared embedding)."""
+    """(our ModelConfig for this Marian config, whether the output projection is the decoder's embedding)."""
     c = {**DEFAULTS, **{k: v for k, v in hf.items() if v is not None or k == "decoder_vocab_size"}}
     vocab = _int(c["vocab_size"], "vocab_size", where)
     for enc, dec in (("encoder_layers", "decoder_layers"), ("encoder_attention_heads", "decoder_attention_heads"),
@@ -84,9 +84,16 @@ def marian_config(hf: dict, where: Path) -> tuple[ModelConfig, bool]:
         if c[enc] != c[dec]:
             raise CheckpointError(f"{where}: {enc} {c[enc]} ≠ {dec} {c[dec]}; only models whose encoder and "
                                   "decoder have the same size can be opened")
-    if not c["share_encoder_decoder_embeddings"] or c["decoder_vocab_size"] not in (None, vocab):
-        raise CheckpointError(f"{where}: separate source and target vocabularies are not supported "
-                              "(share_encoder_decoder_embeddings is false)")
+    # Separate vocabularies (share_encoder_decoder_embeddings false): vocab_size is the encoder's,
+    # decoder_vocab_size (default: the same) the decoder's and lm_head's. Ours is the other way round:
+    # vocab_size is the target's, src_vocab_size the source's.
+    separate = not c["share_encoder_decoder_embeddings"]
+    target_vocab = vocab
+    if c["decoder_vocab_size"] is not None:
+        target_vocab = _int(c["decoder_vocab_size"], "decoder_vocab_size", where)
+    if not separate and target_vocab != vocab:
+        raise CheckpointError(f"{where / CONFIG}: decoder_vocab_size {target_vocab} ≠ vocab_size {vocab}, but "
+                              "share_encoder_decoder_embeddings says one matrix serves both")
     act = ACTIVATIONS.get(c["activation_function"])
     if act is None:
         raise CheckpointError(f"{where}: activation {c['activation_function']!r} is not supported "
@@ -96,11 +103,11 @@ def marian_config(hf: dict, where: Path) -> tuple[ModelConfig, bool]:
     tied = bool(c["tie_word_embeddings"])
     try:
         cfg = ModelConfig(
-            vocab_size=vocab, n_layers=_int(c["encoder_layers"], "encoder_layers", where),
+            vocab_size=target_vocab, src_vocab_size=vocab if separate else 0, n_layers=_int(c["encoder_layers"], "encoder_layers", where),
             d_model=_int(c["d_model"], "d_model", where),
             n_heads=_int(c["encoder_attention_heads"], "encoder_attention_heads", where),
             d_ff=_int(c["encoder_ffn_dim"], "encoder_ffn_dim", where), dropout=float(c["dropout"]),
-            attn_dropout=float(c["attention_dropout"]), share_embeddings=tied, norm_eps=1e-5,
+            attn_dropout=float(c["attention_dropout"]), share_embeddings=tied and not separate, norm_eps=1e-5,
             pad_id=pad, bos_id=start, eos_id=_int(c["eos_token_id"], "eos_token_id", where),
             pe_layout="halves", activation=act, scale_embedding=bool(c["scale_embedding"]),
             final_logits_bias=True)

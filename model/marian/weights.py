@@ -73,6 +73,37 @@ def _name_map(cfg: ModelConfig) -> dict[str, str]:
     return names
 
 
+def _shared_embeddings(tensors: dict[str, Tensor], cfg: ModelConfig, take, used: set, where: Path) -> dict:
+    """One vocabulary: one embedding matrix (saved under any of its tied names), maybe its own lm_head."""
+    shared = next((n for n in _SHARED if n in tensors), None)
+    if shared is None:
+        raise CheckpointError(f"{where}: the weights have no embedding matrix (model.shared.weight)")
+    used.update(n for n in _SHARED if n in tensors)  # tied copies of one matrix
+    out = {"embedding.weight": tensors[shared]}
+    if not cfg.share_embeddings:  # tie_word_embeddings false: its own output matrix, one shared input one
+        out["src_embedding.weight"] = tensors[shared]
+        out["output_weight"] = take("lm_head.weight")
+    elif "lm_head.weight" in tensors:
+        used.add("lm_head.weight")
+        if not torch.equal(tensors["lm_head.weight"], tensors[shared]):
+            raise CheckpointError(f"{where}: lm_head.weight differs from the shared embedding, but the "
+                                  "config says they are tied")
+    return out
+
+
+def _separate_embeddings(tensors: dict[str, Tensor], take, used: set) -> dict:
+    """Separate vocabularies: the encoder's embedding (source), the decoder's (target) and lm_head.
+
+    lm_head is the decoder's embedding when tied (transformers then may not save it); ours is a matrix
+    of its own either way, so a tied one is the same tensor under a second name.
+    """
+    decoder = take("model.decoder.embed_tokens.weight")
+    out = {"src_embedding.weight": take("model.encoder.embed_tokens.weight"), "embedding.weight": decoder,
+           "output_weight": tensors.get("lm_head.weight", decoder)}
+    used.add("lm_head.weight")
+    return out
+
+
 def to_state_dict(tensors: dict[str, Tensor], cfg: ModelConfig, where: Path) -> dict[str, Tensor]:
     """Marian's named tensors → ours; raises CheckpointError on anything missing, extra or misshapen."""
     tensors = {k if k.startswith("model.") or k in ("final_logits_bias", "lm_head.weight") else f"model.{k}": v
@@ -85,19 +116,11 @@ def to_state_dict(tensors: dict[str, Tensor], cfg: ModelConfig, where: Path) -> 
         used.add(name)
         return tensors[name]
 
-    shared = next((n for n in _SHARED if n in tensors), None)
-    if shared is None:
-        raise CheckpointError(f"{where}: the weights have no embedding matrix (model.shared.weight)")
-    used.update(n for n in _SHARED if n in tensors)  # tied copies of one matrix
-    out = {"embedding.weight": tensors[shared], "final_logits_bias": take("final_logits_bias").reshape(-1)}
-    if not cfg.share_embeddings:  # tie_word_embeddings false: its own output matrix, one shared input one
-        out["src_embedding.weight"] = tensors[shared]
-        out["output_weight"] = take("lm_head.weight")
-    elif "lm_head.weight" in tensors:
-        used.add("lm_head.weight")
-        if not torch.equal(tensors["lm_head.weight"], tensors[shared]):
-            raise CheckpointError(f"{where}: lm_head.weight differs from the shared embedding, but the "
-                                  "config says they are tied")
+    if cfg.src_vocab_size:
+        out = _separate_embeddings(tensors, take, used)
+    else:
+        out = _shared_embeddings(tensors, cfg, take, used, where)
+    out["final_logits_bias"] = take("final_logits_bias").reshape(-1)
     for ours, theirs in _name_map(cfg).items():
         out[ours] = take(theirs)
     for side in ("encoder", "decoder"):

@@ -100,3 +100,43 @@ def make_marian_folder(folder: Path, safetensors: bool = True, seed: int = 0, mo
         shutil.copy(tmp / name, folder / name)
     shutil.rmtree(tmp)
     return folder
+
+
+# Separate vocabularies (share_encoder_decoder_embeddings false): vocab.json numbers the source pieces,
+# target_vocab.json the target ones. Both put the special pieces first, at the same ids, since transformers
+# takes pad/</s>/<unk> from vocab.json for both sides; the source also has two language codes, so the
+# two vocabularies differ in size as well as in their pieces.
+SPECIAL = {"</s>": 0, "<unk>": 1, "<pad>": 2}
+SEPARATE_PAD = SPECIAL["<pad>"]
+
+
+def build_separate_tokenizer_files(folder: Path) -> tuple[dict[str, int], dict[str, int]]:
+    """source.spm, target.spm, vocab.json (source) and target_vocab.json; returns (source, target) vocab."""
+    folder.mkdir(parents=True, exist_ok=True)
+    source, target = _spm(ENGLISH, 60), _spm(GERMAN, 60)
+    (folder / "source.spm").write_bytes(source)
+    (folder / "target.spm").write_bytes(target)
+    vocabs = []
+    for name, model, extra in (("vocab.json", source, [">>deu<<", ">>nld<<"]), ("target_vocab.json", target, [])):
+        vocab = dict(SPECIAL)
+        for piece in extra + _pieces(model):
+            vocab.setdefault(piece, len(vocab))
+        (folder / name).write_text(json.dumps(vocab, ensure_ascii=False), encoding="utf-8")
+        vocabs.append(vocab)
+    # What transformers' MarianTokenizer.from_pretrained reads to use target_vocab.json.
+    (folder / "tokenizer_config.json").write_text(json.dumps({"separate_vocabs": True}), encoding="utf-8")
+    return vocabs[0], vocabs[1]
+
+
+def make_separate_marian_folder(folder: Path, seed: int = 3):
+    """(a random MarianMTModel with separate vocabularies, its save_pretrained folder with its tokenizer)."""
+    tmp = folder.parent / f".tok-{folder.name}"
+    source, target = build_separate_tokenizer_files(tmp)
+    assert len(source) != len(target)
+    model = build_model(len(source), seed, decoder_vocab_size=len(target), share_encoder_decoder_embeddings=False,
+                        pad_token_id=SEPARATE_PAD, decoder_start_token_id=SEPARATE_PAD)
+    model.save_pretrained(folder)
+    for p in tmp.iterdir():
+        shutil.copy(p, folder / p.name)
+    shutil.rmtree(tmp)
+    return model, folder

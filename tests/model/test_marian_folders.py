@@ -90,7 +90,9 @@ def test_hostile_pickle_as_pytorch_model_bin_is_never_run(tmp_path, capsys, writ
 @pytest.mark.parametrize("change, words", [
     ({"decoder_layers": 2}, ("encoder_layers 1", "decoder_layers 2")),
     ({"activation_function": "tanh"}, ("activation 'tanh'",)),
-    ({"share_encoder_decoder_embeddings": False}, ("separate source and target vocabularies",)),
+    # separate vocabularies open (test_marian_separate.py), but only with their target_vocab.json
+    ({"share_encoder_decoder_embeddings": False}, ("separate vocabularies", "target_vocab.json")),
+    ({"decoder_vocab_size": 7}, ("decoder_vocab_size 7", "share_encoder_decoder_embeddings")),
     ({"model_type": "bert"}, ("'bert'", "only Marian")),
 ])
 def test_what_we_cannot_compute_exactly_is_refused(tmp_path, capsys, change, words):
