@@ -220,6 +220,14 @@ then open the folder it writes with File › Open model folder…</source>
       <translation>在 {out} 开始训练</translation>
     </message>
     <message>
+      <source>Reading the corpus…</source>
+      <translation>正在读取语料…</translation>
+    </message>
+    <message>
+      <source>Reading the corpus and training the tokenizer…</source>
+      <translation>正在读取语料并训练分词器…</translation>
+    </message>
+    <message>
       <source>Resume</source>
       <translation>继续</translation>
     </message>

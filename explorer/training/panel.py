@@ -23,7 +23,7 @@ from explorer.training.log import TrainLog
 from explorer.training.probe_replay import ProbeReplay
 from explorer.training.worker import TrainRunner
 from explorer.ui import style
-from explorer.ui.i18n import N_, again, tr
+from explorer.ui.i18n import N_, again, tr, translate
 from explorer.ui.scroll import ColumnScrollArea
 from model.choices import UserError, corpus_options
 from model.records import TrainProgress, Translation
@@ -62,7 +62,7 @@ class TrainPanel(QtWidgets.QWidget):
         self._build()
 
         self.runner.progress.connect(self._on_record)
-        self.runner.note.connect(self.log)
+        self.runner.note.connect(self._on_note)
         self.runner.devices_found.connect(self.form.set_devices)
         self.runner.finished.connect(self._on_finished)
         self.form.validity_changed.connect(self._on_validity)
@@ -306,6 +306,11 @@ class TrainPanel(QtWidgets.QWidget):
         if self._state == "preparing" and p.event not in ("error", "done", "stopped"):
             self._set_state("training")
         self.record_received.emit(p)
+
+    def _on_note(self, text: str) -> None:
+        # The worker writes its notes in English, the catalogue's source: the log shows them in the
+        # window's language (a note with no entry, e.g. a GPU error, stays as it came).
+        self.log(translate(text))
 
     def _on_side_tab(self, index: int) -> None:
         # Back on the settings after a run: give the form its room again (the probe's maps took

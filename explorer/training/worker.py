@@ -25,9 +25,14 @@ from pathlib import Path
 
 from PySide6.QtCore import QObject, QThread, Signal, Slot
 
+from explorer.ui.i18n import N_
 from explorer.ui.worker_thread import WorkerThread
 from model.errors import TrainingError, UserError
 from model.records import TrainProgress
+
+# Notes as whole sentences, marked for the catalogue: the panel translates them (TrainPanel._on_note).
+READING = N_("Reading the corpus…")
+READING_AND_TOKENIZER = N_("Reading the corpus and training the tokenizer…")
 
 log = logging.getLogger(__name__)
 
@@ -155,7 +160,7 @@ class TrainWorker(QObject):
                 return
         resume = Path(request.resume) if request.resume else None
         # On a large corpus this is minutes without a record; say what is happening meanwhile.
-        self.note.emit("Reading the corpus" + ("" if resume else " and training the tokenizer") + "…")
+        self.note.emit(READING if resume else READING_AND_TOKENIZER)
         if request.n_gpus > 1:
             from model.training.torchrun import run_distributed
 

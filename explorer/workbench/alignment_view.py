@@ -89,6 +89,9 @@ class AlignmentView(QtWidgets.QWidget):
         self.export_button = QtWidgets.QPushButton("Export Pharaoh…")
         self.links_label = QtWidgets.QLabel("")
         self.links_label.setTextInteractionFlags(QtCore.Qt.TextInteractionFlag.TextSelectableByMouse)
+        # Wrapped between links: one line as long as the sentence set the Workbench's minimum width (its tabs
+        # take their widest page's), which cut the head importance page off at 1024 × 768.
+        self.links_label.setWordWrap(True)
         self.canvas = AlignmentCanvas()
         self.note = QtWidgets.QLabel("Translate a sentence to see its word alignment.")
         bar = QtWidgets.QHBoxLayout()

@@ -197,6 +197,22 @@ def test_the_unknown_pieces_note_is_said_in_chinese(qtbot, english_after):
     assert panel.unknown_label.text().startswith("4 个子词中有 2 个是这个模型不认识的")
 
 
+def test_the_training_workers_notes_are_logged_in_chinese(qtbot, english_after):
+    """The worker's own notes reached the Chinese Train log in English ("Reading the corpus and training
+    the tokenizer…": issue 31's screenshot set)."""
+    from explorer.training.panel import TrainPanel
+    from explorer.training.worker import READING, READING_AND_TOKENIZER
+
+    i18n.install_language("zh_CN")
+    panel = TrainPanel()
+    qtbot.addWidget(panel)
+    for note, chinese in ((READING_AND_TOKENIZER, "正在读取语料并训练分词器…"), (READING, "正在读取语料…")):
+        panel.runner.note.emit(note)
+        assert panel.log_lines()[-1].endswith(chinese)
+    panel.runner.note.emit("Could not list the GPUs: no driver")  # no entry: logged as it came
+    assert panel.log_lines()[-1].endswith("Could not list the GPUs: no driver")
+
+
 def test_texts_made_by_actions_are_said_in_chinese(loaded, qtbot, tmp_path, english_after, monkeypatch):
     """The strings the window makes only when something happens (issue 31, item 3): driven here, one by one."""
     from PySide6.QtCore import QPoint, QTimer

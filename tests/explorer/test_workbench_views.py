@@ -133,3 +133,21 @@ def test_importance_view_says_which_measure_it_shows(qtbot):
     assert np.allclose(view.grids["encoder"].values, [[1.0, 2.0], [3.0, 4.0]])
     view.clear()
     assert view.shown.text() == ""
+
+
+def test_a_long_sentences_alignment_never_widens_the_workbench(qtbot):
+    """The Pharaoh line was one unbreakable line as long as the sentence; the Workbench's tabs take their
+    widest page's minimum, so at 1024 × 768 the head importance page was cut off on the right (Run,
+    Export…, the cross-attention grid: issue 31's screenshot set)."""
+    from explorer.workbench.alignment_view import AlignmentView
+
+    def page_minimum(n: int) -> int:
+        pieces = tuple(f"▁w{i}" for i in range(n))
+        view.set_maps(make_synthetic_maps(source=pieces + ("</s>",), target=("<s>",) + pieces, seed=n))
+        return view.minimumSizeHint().width()
+
+    view = AlignmentView()
+    qtbot.addWidget(view)
+    short, long = page_minimum(5), page_minimum(40)
+    assert len(view.links_label.text()) > 200  # the links of a long sentence are many
+    assert long == short
