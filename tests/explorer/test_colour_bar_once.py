@@ -17,7 +17,7 @@ from explorer.attention.difference_map import DifferenceMapView
 from explorer.attention.head_grid import HeadGridView
 from explorer.attention.heatmap import HeatmapView
 from explorer.positional.table_view import PositionalEncodingView
-from model.workbench_records import Comparison
+from model.records.workbench import Comparison
 
 from .conftest import WINDOW_TIMEOUT as TIMEOUT
 from .conftest import make_synthetic_maps
