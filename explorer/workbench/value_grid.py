@@ -77,9 +77,9 @@ class ValueGrid(QtWidgets.QWidget):
         rgba = self.colors()
         center = QtCore.Qt.AlignmentFlag.AlignCenter
         number_font = self.number_font()
-        for c in range(cols):
+        for c, label in enumerate(self.head_labels()):
             r0 = self.cell_rect(0, c)
-            p.drawText(QtCore.QRectF(r0.x(), TITLE_H, r0.width(), LABEL_H), center, f"H{c + 1}")
+            p.drawText(QtCore.QRectF(r0.x(), TITLE_H, r0.width(), LABEL_H), center, label)
         for r in range(rows):
             r0 = self.cell_rect(r, 0)
             p.drawText(QtCore.QRectF(0, r0.y(), LABEL_W, r0.height()), center, f"L{r + 1}")
@@ -96,6 +96,14 @@ class ValueGrid(QtWidgets.QWidget):
                     p.setPen(pal.color(QtGui.QPalette.ColorRole.WindowText))
                     p.setFont(self.font())
         p.end()
+
+    def head_labels(self) -> list[str]:
+        """The column labels as painted: 'H1'… where they fit a cell, else the bare numbers (at 1024 × 768
+        the 21-px cells ran 'H1H2H3…' into one another, and zoomed they overprinted)."""
+        cols = self.values.shape[1]
+        widest = self.fontMetrics().horizontalAdvance(f"H{cols}")
+        prefix = "H" if widest + 2 <= self.cell_rect(0, 0).width() else ""
+        return [f"{prefix}{c + 1}" for c in range(cols)]
 
     def number_font(self) -> QtGui.QFont | None:
         """The font the cells' numbers are written in: the widget's, made smaller until the widest number
