@@ -62,3 +62,10 @@ def test_head_labels_drop_their_h_where_the_cells_are_narrow(qtbot, qapp, restor
     metrics = grid.fontMetrics()
     assert grid.head_labels() == [str(h) for h in range(1, 9)]
     assert all(metrics.horizontalAdvance(label) + 2 <= grid.cell_rect(0, 0).width() for label in grid.head_labels())
+
+
+def test_a_drop_that_rounds_to_zero_is_written_without_a_sign(qtbot):
+    grid = ValueGrid("Decoder self")
+    qtbot.addWidget(grid)
+    grid.set_values(np.array([[-0.04, 0.0, -1.5, -0.0]]), levels=(0.0, 1.0), fmt="{:.1f}")
+    assert [grid.cell_text(0, h) for h in range(4)] == ["0.0", "0.0", "-1.5", "0.0"]
