@@ -90,9 +90,7 @@ class Script:
             self.app.quit()
             return
         except Exception as exc:  # a failed step ends the run with its reason, not a hung window
-            print(f"screenshot_set: {type(exc).__name__}: {exc}", file=sys.stderr)
-            self.rc = 1
-            self.app.quit()
+            self._fail(exc)
             return
         if callable(wanted):
             self.deadline = time.monotonic() + WAIT_MS / 1000
@@ -100,13 +98,19 @@ class Script:
         else:
             QTimer.singleShot(int(wanted), self._next)
 
+    def _fail(self, exc: BaseException) -> None:
+        print(f"screenshot_set: {type(exc).__name__}: {exc}", file=sys.stderr)
+        self.rc = 1
+        self.app.quit()
+
     def _poll(self, predicate) -> None:
         from PySide6.QtCore import QTimer
 
         if predicate():
             QTimer.singleShot(0, self._next)
         elif time.monotonic() > self.deadline:
-            self.steps.throw(TimeoutError(f"waited {WAIT_MS // 1000} s for {predicate.__doc__ or predicate}"))
+            self.steps.close()
+            self._fail(TimeoutError(f"waited {WAIT_MS // 1000} s for {predicate.__doc__ or predicate}"))
         else:
             QTimer.singleShot(100, lambda: self._poll(predicate))
 

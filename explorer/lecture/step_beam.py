@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from PySide6 import QtCore, QtGui, QtWidgets
 
+from explorer.attention.tokens import display_piece
 from explorer.ui.style import ACCENT, MUTED
 from model.records import Hypothesis
 
@@ -16,6 +17,10 @@ from model.records import Hypothesis
 def hypothesis_text(pieces) -> str:
     """The pieces as text: SentencePiece's word marks become spaces, the end mark stays visible."""
     text = "".join(p for p in pieces if p != "</s>").replace("\u2581", " ").strip()
+    if not text and any(p != "</s>" for p in pieces):
+        # Only word marks so far (a Chinese translation starts with a lone "▁"): the row read as blank
+        # beside the bars' "␣"; write them as the axes and the bars do.
+        text = " ".join(display_piece(p) for p in pieces if p != "</s>")
     return (text + " </s>").strip() if pieces and pieces[-1] == "</s>" else text
 
 

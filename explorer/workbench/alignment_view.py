@@ -9,6 +9,7 @@ from __future__ import annotations
 import numpy as np
 from PySide6 import QtCore, QtGui, QtWidgets
 
+from explorer.ui.flow_layout import FlowLayout
 from explorer.ui.i18n import tr
 from model.analysis.alignment import WORD_START, align, pharaoh, spaceless, word_ids
 from model.records import AttentionMaps
@@ -89,18 +90,19 @@ class AlignmentView(QtWidgets.QWidget):
         self.export_button = QtWidgets.QPushButton("Export Pharaoh…")
         self.links_label = QtWidgets.QLabel("")
         self.links_label.setTextInteractionFlags(QtCore.Qt.TextInteractionFlag.TextSelectableByMouse)
-        # Wrapped between links: one line as long as the sentence set the Workbench's minimum width (its tabs
-        # take their widest page's), which cut the head importance page off at 1024 × 768.
+        # Wrapped between links: one line as long as the sentence set the Workbench's minimum width too.
         self.links_label.setWordWrap(True)
         self.canvas = AlignmentCanvas()
         self.note = QtWidgets.QLabel("Translate a sentence to see its word alignment.")
-        bar = QtWidgets.QHBoxLayout()
+        # The controls wrap, as the run bars do: in one row they asked ~690 px, more than the Workbench has
+        # beside the sentence column at 1024 × 768, and a tab widget takes its widest page's minimum.
+        bar = QtWidgets.QWidget()
+        flow = FlowLayout(bar)
         for w in (QtWidgets.QLabel("Layer:"), self.layer_combo, QtWidgets.QLabel("Head:"), self.head_combo,
                   self.shift_check, self.export_button):
-            bar.addWidget(w)
-        bar.addStretch(1)
+            flow.addWidget(w)
         layout = QtWidgets.QVBoxLayout(self)
-        layout.addLayout(bar)
+        layout.addWidget(bar)
         layout.addWidget(self.note)
         layout.addWidget(self.canvas, 1)
         layout.addWidget(self.links_label)

@@ -77,9 +77,9 @@ class ValueGrid(QtWidgets.QWidget):
         rgba = self.colors()
         center = QtCore.Qt.AlignmentFlag.AlignCenter
         number_font = self.number_font()
-        for c in range(cols):
+        for c, label in enumerate(self.head_labels()):
             r0 = self.cell_rect(0, c)
-            p.drawText(QtCore.QRectF(r0.x(), TITLE_H, r0.width(), LABEL_H), center, f"H{c + 1}")
+            p.drawText(QtCore.QRectF(r0.x(), TITLE_H, r0.width(), LABEL_H), center, label)
         for r in range(rows):
             r0 = self.cell_rect(r, 0)
             p.drawText(QtCore.QRectF(0, r0.y(), LABEL_W, r0.height()), center, f"L{r + 1}")
@@ -92,10 +92,27 @@ class ValueGrid(QtWidgets.QWidget):
                 if number_font is not None:
                     p.setFont(number_font)
                     p.setPen(QtGui.QColor(text_color_for(color)))
-                    p.drawText(rect, center, self.fmt.format(self.values[r, c]))
+                    p.drawText(rect, center, self.cell_text(r, c))
                     p.setPen(pal.color(QtGui.QPalette.ColorRole.WindowText))
                     p.setFont(self.font())
         p.end()
+
+    def cell_text(self, layer: int, head: int) -> str:
+        """The number written in a cell."""
+        return self._text(self.values[layer, head])
+
+    def _text(self, value: float) -> str:
+        text = self.fmt.format(value)
+        # A drop of -0.04 rounds to "-0.0", which reads as a loss of its own beside "0.0": zero is unsigned.
+        return text[1:] if text.startswith("-") and not any(ch in "123456789" for ch in text) else text
+
+    def head_labels(self) -> list[str]:
+        """The column labels as painted: 'H1'… where they fit a cell, else the bare numbers (at 1024 × 768
+        the 21-px cells ran 'H1H2H3…' into one another, and zoomed they overprinted)."""
+        cols = self.values.shape[1]
+        widest = self.fontMetrics().horizontalAdvance(f"H{cols}")
+        prefix = "H" if widest + 2 <= self.cell_rect(0, 0).width() else ""
+        return [f"{prefix}{c + 1}" for c in range(cols)]
 
     def number_font(self) -> QtGui.QFont | None:
         """The font the cells' numbers are written in: the widget's, made smaller until the widest number
@@ -105,7 +122,7 @@ class ValueGrid(QtWidgets.QWidget):
         if finite.size == 0:
             return None
         cell = self.cell_rect(0, 0)
-        texts = [self.fmt.format(v) for v in (finite.min(), finite.max())]
+        texts = [self._text(v) for v in (finite.min(), finite.max())]
         font = QtGui.QFont(self.font())
         base = self.font().pointSizeF()
         for factor in NUMBER_SHRINK:

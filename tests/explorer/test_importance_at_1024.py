@@ -47,3 +47,25 @@ def test_the_grids_share_a_named_colour_scale(qtbot):
     assert view.scale_bar.isVisible() and view.scale_bar.height() > 10
     view.clear()
     assert view.scale_bar.end_labels() == ("", "")
+
+
+def test_head_labels_drop_their_h_where_the_cells_are_narrow(qtbot, qapp, restore_app_look):
+    from explorer.ui import style
+
+    style.set_font_scale(qapp, 1.0)  # the window's base font, as at 1024 × 768 with fonts ×1
+    grid = ValueGrid("Cross")
+    qtbot.addWidget(grid)
+    grid.set_values(np.zeros((4, 8)), levels=(0.0, 1.0))
+    grid.resize(600, 170)
+    assert grid.head_labels() == [f"H{h}" for h in range(1, 9)]
+    grid.resize(190, 170)  # a third of the Workbench at 1024 × 768: 'H1H2H3…' ran together
+    metrics = grid.fontMetrics()
+    assert grid.head_labels() == [str(h) for h in range(1, 9)]
+    assert all(metrics.horizontalAdvance(label) + 2 <= grid.cell_rect(0, 0).width() for label in grid.head_labels())
+
+
+def test_a_drop_that_rounds_to_zero_is_written_without_a_sign(qtbot):
+    grid = ValueGrid("Decoder self")
+    qtbot.addWidget(grid)
+    grid.set_values(np.array([[-0.04, 0.0, -1.5, -0.0]]), levels=(0.0, 1.0), fmt="{:.1f}")
+    assert [grid.cell_text(0, h) for h in range(4)] == ["0.0", "0.0", "-1.5", "0.0"]

@@ -179,3 +179,16 @@ def test_synthetic_steps_follow_their_maps():
     maps = make_synthetic_maps(target=("<s>", "\u2581a", "\u2581b"))
     steps = make_synthetic_steps(maps)
     assert steps.chosen == maps.predicted_tokens and steps.n_steps == 3
+
+
+def test_a_hypothesis_of_a_lone_word_mark_is_not_a_blank_row(qtbot):
+    """A Chinese translation's first piece is often a lone "▁": its beam row read as empty beside the
+    bars' "␣" (issue 31's screenshot set, the Step tab in Chinese)."""
+    from explorer.lecture.step_beam import HypothesisTable
+    from model.records import Hypothesis
+
+    table = HypothesisTable()
+    qtbot.addWidget(table)
+    table.set_hypotheses((Hypothesis(("\u2581",), -0.1), Hypothesis(("\u2581这",), -3.25),
+                          Hypothesis(("\u2581", "</s>"), -9.0)))
+    assert [text for text, _score in table.texts()] == ["␣", "这", "␣ </s>"]

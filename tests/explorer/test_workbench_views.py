@@ -135,15 +135,20 @@ def test_importance_view_says_which_measure_it_shows(qtbot):
     assert view.shown.text() == ""
 
 
-def test_a_long_sentences_alignment_never_widens_the_workbench(qtbot):
+def test_a_long_sentences_alignment_never_widens_the_workbench(qtbot, qapp, restore_app_look):
     """The Pharaoh line was one unbreakable line as long as the sentence; the Workbench's tabs take their
     widest page's minimum, so at 1024 × 768 the head importance page was cut off on the right (Run,
     Export…, the cross-attention grid: issue 31's screenshot set)."""
+    from explorer.ui import style
     from explorer.workbench.alignment_view import AlignmentView
+
+    style.apply_theme(qapp)
+    style.set_font_scale(qapp, 1.0)  # the window's own base font, as at 1024 × 768 with fonts ×1
 
     def page_minimum(n: int) -> int:
         pieces = tuple(f"▁w{i}" for i in range(n))
-        view.set_maps(make_synthetic_maps(source=pieces + ("</s>",), target=("<s>",) + pieces, seed=n))
+        view.set_maps(make_synthetic_maps(n_layers=4, n_heads=8, source=pieces + ("</s>",), target=("<s>",) + pieces,
+                                          seed=n))
         return view.minimumSizeHint().width()
 
     view = AlignmentView()
@@ -151,3 +156,5 @@ def test_a_long_sentences_alignment_never_widens_the_workbench(qtbot):
     short, long = page_minimum(5), page_minimum(40)
     assert len(view.links_label.text()) > 200  # the links of a long sentence are many
     assert long == short
+    # The Workbench's room beside the sentence column at 1024 × 768 (the head importance page needs 390 px).
+    assert long <= 600
