@@ -76,7 +76,7 @@ class ValueGrid(QtWidgets.QWidget):
             return
         rgba = self.colors()
         center = QtCore.Qt.AlignmentFlag.AlignCenter
-        number_font = self.number_font()
+        number_font, number_fmt = self._numbers()
         for c, label in enumerate(self.head_labels()):
             r0 = self.cell_rect(0, c)
             p.drawText(QtCore.QRectF(r0.x(), TITLE_H, r0.width(), LABEL_H), center, label)
@@ -92,17 +92,17 @@ class ValueGrid(QtWidgets.QWidget):
                 if number_font is not None:
                     p.setFont(number_font)
                     p.setPen(QtGui.QColor(text_color_for(color)))
-                    p.drawText(rect, center, self.cell_text(r, c))
+                    p.drawText(rect, center, self._text(self.values[r, c], number_fmt))
                     p.setPen(pal.color(QtGui.QPalette.ColorRole.WindowText))
                     p.setFont(self.font())
         p.end()
 
     def cell_text(self, layer: int, head: int) -> str:
-        """The number written in a cell."""
-        return self._text(self.values[layer, head])
+        """The number written in a cell (rounded to a whole number where the asked precision does not fit)."""
+        return self._text(self.values[layer, head], self._numbers()[1])
 
-    def _text(self, value: float) -> str:
-        text = self.fmt.format(value)
+    def _text(self, value: float, fmt: str | None = None) -> str:
+        text = (fmt or self.fmt).format(value)
         # A drop of -0.04 rounds to "-0.0", which reads as a loss of its own beside "0.0": zero is unsigned.
         return text[1:] if text.startswith("-") and not any(ch in "123456789" for ch in text) else text
 
@@ -118,20 +118,27 @@ class ValueGrid(QtWidgets.QWidget):
         """The font the cells' numbers are written in: the widget's, made smaller until the widest number
         fits a cell (a 1024-pixel window's three grids have cells of ~20 px, which showed colours alone);
         None when even the smallest does not fit."""
+        return self._numbers()[0]
+
+    def _numbers(self) -> tuple[QtGui.QFont | None, str]:
+        """(font, format) of the cell numbers: the asked precision in the largest font that fits, else
+        whole numbers (BLEU drops of "-10.3" did not fit the 21-px cells of a 1024-pixel window even at
+        60 %, and the grids showed colours alone); (None, format) when not even those fit."""
         finite = self.values[np.isfinite(self.values)]
         if finite.size == 0:
-            return None
+            return None, self.fmt
         cell = self.cell_rect(0, 0)
-        texts = [self._text(v) for v in (finite.min(), finite.max())]
-        font = QtGui.QFont(self.font())
-        base = self.font().pointSizeF()
-        for factor in NUMBER_SHRINK:
-            font.setPointSizeF(base * factor)
-            metrics = QtGui.QFontMetricsF(font)
-            widest = max(metrics.horizontalAdvance(t) for t in texts)
-            if widest + 2 <= cell.width() and metrics.height() <= cell.height():
-                return font
-        return None
+        for fmt in dict.fromkeys((self.fmt, "{:.0f}")):
+            texts = [self._text(v, fmt) for v in (finite.min(), finite.max())]
+            font = QtGui.QFont(self.font())
+            base = self.font().pointSizeF()
+            for factor in NUMBER_SHRINK:
+                font.setPointSizeF(base * factor)
+                metrics = QtGui.QFontMetricsF(font)
+                widest = max(metrics.horizontalAdvance(t) for t in texts)
+                if widest + 2 <= cell.width() and metrics.height() <= cell.height():
+                    return font, fmt
+        return None, self.fmt
 
 
 class ScaleBar(QtWidgets.QWidget):

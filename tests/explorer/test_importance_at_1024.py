@@ -69,3 +69,20 @@ def test_a_drop_that_rounds_to_zero_is_written_without_a_sign(qtbot):
     qtbot.addWidget(grid)
     grid.set_values(np.array([[-0.04, 0.0, -1.5, -0.0]]), levels=(0.0, 1.0), fmt="{:.1f}")
     assert [grid.cell_text(0, h) for h in range(4)] == ["0.0", "0.0", "-1.5", "0.0"]
+
+
+def test_numbers_too_wide_for_a_small_cell_are_rounded_not_dropped(qtbot):
+    grid = ValueGrid("Cross")
+    qtbot.addWidget(grid)
+    values = np.array([[-10.3, 11.7, 0.4, -2.26, 1.0, 2.0, 3.0, 4.0]] * 4)  # 8 heads, as the built-in model
+    grid.set_values(values, fmt="{:.1f}")
+    grid.resize(900, 300)
+    grid.show()
+    qtbot.waitExposed(grid)
+    assert grid.cell_text(0, 0) == "-10.3"  # room: the asked precision
+    grid.resize(140, 300)  # the smallest a grid gets (three side by side at 1024 px): ~14-px cells
+    qtbot.wait(10)
+    assert grid.number_font() is not None
+    assert [grid.cell_text(0, h) for h in range(4)] == ["-10", "12", "0", "-2"]
+    metrics = QFontMetricsF(grid.number_font())
+    assert metrics.horizontalAdvance("-10") + 2 <= grid.cell_rect(0, 0).width()
