@@ -34,8 +34,8 @@ def force_decode(loaded: LoadedModel, src_ids: list[int], generated: list[int],
     removed = removed_of(masks)
     for kind, layer, head in removed:  # as decode.translate: a removed head's map holds no weights
         {"encoder": enc, "decoder": dec, "cross": cross}[kind][layer, head] = 0.0
-    return AttentionMaps(enc, dec, cross, tuple(tok.source_pieces(src_ids)), (tok.start_piece, *tok.pieces(generated[:-1])),
-                         tuple(tok.pieces(generated)), removed=removed)
+    return AttentionMaps(enc, dec, cross, tuple(tok.source_pieces(src_ids)),
+                         (tok.start_piece, *tok.pieces(generated[:-1])), tuple(tok.pieces(generated)), removed=removed)
 
 
 @torch.inference_mode()

@@ -103,7 +103,8 @@ def marian_config(hf: dict, where: Path) -> tuple[ModelConfig, bool]:
     tied = bool(c["tie_word_embeddings"])
     try:
         cfg = ModelConfig(
-            vocab_size=target_vocab, src_vocab_size=vocab if separate else 0, n_layers=_int(c["encoder_layers"], "encoder_layers", where),
+            vocab_size=target_vocab, src_vocab_size=vocab if separate else 0,
+            n_layers=_int(c["encoder_layers"], "encoder_layers", where),
             d_model=_int(c["d_model"], "d_model", where),
             n_heads=_int(c["encoder_attention_heads"], "encoder_attention_heads", where),
             d_ff=_int(c["encoder_ffn_dim"], "encoder_ffn_dim", where), dropout=float(c["dropout"]),
