@@ -2007,5 +2007,9 @@ or train a new model on a parallel corpus.</source>
       <source>Loss {loss:.3f} on {n} sentences. Cells: |∂loss/∂gate|; largest {head}, {value:.2f}.</source>
       <translation>{n} 个句子上的损失为 {loss:.3f}。格子：|∂损失/∂门控|；最大的是 {head}，{value:.2f}。</translation>
     </message>
+    <message>
+      <source>{src:,} source + {n:,} target pieces</source>
+      <translation>源语言 {src:,} 个子词 + 目标语言 {n:,} 个子词</translation>
+    </message>
   </context>
 </TS>

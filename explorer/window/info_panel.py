@@ -120,7 +120,10 @@ class InfoPanel(QWidget):
         d_ff = f" · d_ff {info.d_ff}" if info.d_ff else ""
         self._set("Shape", tr("d_model {d_model}{d_ff} · {n} + {n} layers · {h} heads", d_model=info.d_model,
                               d_ff=d_ff, n=info.n_layers, h=info.n_heads))
-        self._set("Vocabulary", tr("{n:,} pieces", n=info.vocab_size))
+        # A Marian model with separate vocabularies: the encoder reads one, the decoder and output the other.
+        source = dict(info.config).get("src_vocab_size", 0)
+        self._set("Vocabulary", tr("{src:,} source + {n:,} target pieces", src=source, n=info.vocab_size) if source
+                  else tr("{n:,} pieces", n=info.vocab_size))
         self._set("Device", info.device)
         # The weights' terms (the built-in models are GPL-2.0-or-later, the code MIT); a model trained here
         # says nothing, and it takes the terms of the data it was trained on.

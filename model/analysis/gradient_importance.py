@@ -41,7 +41,9 @@ def gradient_importance(loaded, src: list[str], ref: list[str], threads: int | N
     device = next(model.parameters()).device
     dtype = next(model.parameters()).dtype
     sources = [(tok.encode(t)[:MAX_SOURCE_PIECES] or [tok.unk_id]) + [cfg.eos_id] for t in src]
-    targets = [tok.encode(t)[:MAX_SOURCE_PIECES] + [cfg.eos_id] for t in ref]
+    # The references are target text: a Marian model cuts them with its target SentencePiece model and, with
+    # separate vocabularies, numbers them in target_vocab.json (the source's ids would be other pieces).
+    targets = [tok.encode_target(t)[:MAX_SOURCE_PIECES] + [cfg.eos_id] for t in ref]
     order = sorted(range(len(src)), key=lambda i: len(sources[i]))  # little padding per batch
     total = {k: torch.zeros(cfg.n_layers, cfg.n_heads, dtype=torch.float64) for k in KINDS}
     loss_sum = 0.0

@@ -29,7 +29,8 @@ def cross_maps(loaded, src: list[str], ref: list[str] | None) -> list[tuple[np.n
             m = translate(loaded, text, beam_size=1).attention
             out.append((m.cross, m.source_tokens, m.predicted_tokens))
             continue
-        ids, tgt = encode_source(loaded, text), encode_source(loaded, ref[i])
+        # The reference is target text: the target tokenizer (and vocabulary, where Marian's are separate).
+        ids, tgt = encode_source(loaded, text), loaded.tokenizer.encode_target(ref[i]) + [loaded.config.eos_id]
         _, _, cross = capture(loaded.model, torch.tensor([ids], device=loaded.device), tgt)
         out.append((cross, tuple(loaded.tokenizer.source_pieces(ids)), tuple(loaded.tokenizer.pieces(tgt))))
     return out

@@ -124,6 +124,25 @@ def test_greedy_equals_generate_and_attention_equals_output_attentions(loaded, h
     assert worst <= ATTENTION_TOL
 
 
+def test_gradient_importance_reads_references_with_the_target_vocabulary(loaded, hf_tok, marian_separate):
+    """Its loss is transformers' own for the pair, whose labels are the reference's target ids."""
+    from model.analysis.gradient_importance import gradient_importance
+    hf = marian_separate[0]
+    src, ref = SENTENCES[2], GERMAN[2]
+    with torch.no_grad():
+        theirs = hf(input_ids=torch.tensor([hf_tok(src)["input_ids"]]),
+                    labels=torch.tensor([hf_tok(text_target=ref)["input_ids"]])).loss
+    assert gradient_importance(loaded, [src], [ref]).loss == pytest.approx(float(theirs), abs=1e-4)
+
+
+def test_alignment_against_references_labels_each_side_with_its_vocabulary(loaded, hf_tok):
+    from model.cli.align import cross_maps
+    (cross, source, target), = cross_maps(loaded, [SENTENCES[1]], [GERMAN[1]])
+    ids = hf_tok(text_target=GERMAN[1])["input_ids"]
+    assert target == tuple(hf_tok.convert_ids_to_tokens(ids))  # the reference in target_vocab.json's pieces
+    assert source == (*_source_pieces(hf_tok, SENTENCES[1]), "</s>") and cross.shape[2:] == (len(ids), len(source))
+
+
 def test_import_keeps_both_vocabularies(marian_separate, hf_tok, tmp_path):
     from model.checkpoint import load_model
     from model.marian.load import import_marian
