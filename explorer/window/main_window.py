@@ -359,6 +359,8 @@ class MainWindow(WindowDisplay, QMainWindow):
             if answer != QMessageBox.StandardButton.Yes:
                 event.ignore()
                 return
+        if self.lessons.is_playing():
+            self.lessons.stop()  # its key filter sits on the application, which outlives the window
         # No QThread may outlive the window: Qt aborts the process if one is destroyed running.
         self.train_panel.shutdown()  # stops a run after its final checkpoint, then joins the thread
         self.workbench.shutdown()  # cancels an analysis, then joins its thread

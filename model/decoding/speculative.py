@@ -7,11 +7,11 @@ fp32 choice is kept and the draft resumes after it. Every piece is the fp32 mode
 result is the fp32 greedy translation, as in speculative decoding; the int8 model only decides how much
 work each fp32 pass gets. Measured on the built-in model and 150 Ding sentences: 87% need one check.
 
-The fp32 passes run on a key/value cache of the agreed prefix, so each position is computed in fp32 once
-(the pass that checks it also gives its attention rows and its probability), and a draft runs a chunk at
-a time past the source's length, so a correction never redrafts to the length limit. Both mattered for
+The fp32 passes run on a key/value cache of the agreed prefix, so each position is checked in fp32 once
+(the pass that checks it also gives its probability), and a draft runs a chunk at a time past the
+source's length, so a correction never redrafts to the length limit. Both mattered for
 long outputs that loop: the 50-piece benchmark sentence (104 pieces out, 5 corrections) had its draft run
-295 steps and its whole output checked 5 times; now 136 steps and once (690 → 319 ms, one thread, on the
+295 steps and its whole output checked 5 times; now 140 steps and once (690 → 315 ms, one thread, on the
 shared 2-core machine). Numerically the fp32 choices come from passes over several positions rather than
 step-by-step ones; the two agree to ~1e-6, which can only matter for a near-exact tie between two pieces.
 
@@ -29,7 +29,7 @@ from torch import Tensor
 
 from model.transformer import DecoderState, Transformer
 
-CHUNK = 8  # pieces a draft runs past the source's length before a check, and per later check
+CHUNK = 8  # pieces a draft runs past the source's length, or past a correction, before a check
 
 
 def _draft_greedy(fast: Transformer, memory: Tensor, src: Tensor, state: DecoderState, seq: list[int],
@@ -49,35 +49,6 @@ def _draft_greedy(fast: Transformer, memory: Tensor, src: Tensor, state: Decoder
         step = torch.tensor([[nxt]], dtype=torch.long, device=src.device)
 
 
-class _Checked:
-    """The fp32 results of the positions checked so far: each piece's probability and each layer's
-    attention rows, gathered pass by pass into the maps of a single teacher-forced pass."""
-
-    def __init__(self) -> None:
-        self.probs: list[np.ndarray] = []
-        self.blocks: list[tuple[int, list[Tensor], list[Tensor]]] = []  # (first position, self, cross)
-
-    def keep(self, start: int, rows: int, probs: Tensor, dec: list[Tensor], cross: list[Tensor]) -> None:
-        """The first ``rows`` positions of a pass that began at ``start`` (the rest were not kept)."""
-        self.probs.append(probs[:rows].float().cpu().numpy().astype(np.float32))
-        if dec:
-            self.blocks.append((start, [w[:, :, :rows] for w in dec], [w[:, :, :rows] for w in cross]))
-
-    def maps(self, length: int) -> tuple[list[Tensor], list[Tensor]]:
-        """Per layer (1, H, T, T) decoder self-attention and (1, H, T, S) cross-attention, T = length."""
-        n_layers = len(self.blocks[0][1])
-        dec, cross = [], []
-        for i in range(n_layers):
-            w = self.blocks[0][1][i]
-            full = w.new_zeros(1, w.size(1), length, length)  # the future's weights are exactly 0
-            for start, ws, _ in self.blocks:
-                block = ws[i][..., :length]  # keys past the output were drafted, later dropped: weight 0
-                full[:, :, start:start + block.size(2), : block.size(3)] = block
-            dec.append(full)
-            cross.append(torch.cat([wc[i] for _, _, wc in self.blocks], dim=2))
-        return dec, cross
-
-
 @torch.inference_mode()
 def checked_greedy(model: Transformer, fast: Transformer, src: Tensor, max_len: int,
                    capture_attention: bool = True) -> tuple[list[int], tuple | None, np.ndarray]:
@@ -88,21 +59,25 @@ def checked_greedy(model: Transformer, fast: Transformer, src: Tensor, max_len: 
     there). The fp32 pass feeds only positions not checked before, on a key/value cache of the agreed
     prefix: a long output that needs several corrections costs one fp32 pass over its length in all,
     not one per correction.
-    With ``capture_attention`` the checking passes also give the maps: each position's attention rows
-    come from the pass that checked it, the rows of one teacher-forced pass over the output.
     src: (1, S). Returns (pieces, (encoder, decoder, cross) lists of (1, H, ·, ·) weights, or None, the
     fp32 probability of each piece (T,)): the checking passes' softmax, the numbers
-    ``steps.step_probabilities`` would compute in a pass of its own.
+    ``steps.step_probabilities`` would compute in a pass of its own. The maps come back when one pass
+    checked the whole output (most translations); after a correction they are left to ``capture``:
+    rows of several passes agree with one pass only to ~1e-7, and the maps must be bit for bit those of
+    one teacher-forced pass (an ablation that removes nothing must compare equal).
     """
     memory, enc = model.encode(src, need_weights=capture_attention)
     draft, exact = DecoderState(fast, memory, src), DecoderState(model, memory, src)
     seq, checked = [model.cfg.bos_id], 0  # seq[1:1 + checked] agree with fp32 (and exact has fed seq[:checked])
-    done = _Checked()
+    probs: list[Tensor] = []  # each checked position's fp32 probability of its piece
+    passes, maps = 0, None
     eos = model.cfg.eos_id
-    # How far a draft runs before it is checked: most translations end within the source's length (one
-    # check); after that, or after a correction, a chunk at a time, so a draft gone wrong early (a long
-    # output that loops) is not drafted to the length limit again and again.
-    limit = min(max_len, src.size(1) + CHUNK // 2)
+    # How far a draft runs before it is checked: first to the source's length and a chunk more (where
+    # most translations end: one check, which is then also the capture pass), then a chunk at a time, so
+    # a draft gone wrong early (a long output that loops) is not drafted to the length limit again and
+    # again. Measured on the 50-piece benchmark sentence: drafted to the limit first, 182 draft steps and
+    # 471 ms; bounded, 136 steps and 317 ms (an output longer than the first chunk then needs capture's pass).
+    limit = min(max_len, src.size(1) + CHUNK)
     while True:
         seq = _draft_greedy(fast, memory, src, draft, seq, limit)
         generated = seq[1:]
@@ -115,7 +90,10 @@ def checked_greedy(model: Transformer, fast: Transformer, src: Tensor, max_len: 
         chosen = torch.tensor(generated[start:] if wrong is None else
                               generated[start:start + wrong] + [best[wrong]], device=logits.device)
         rows = len(best) if wrong is None else wrong + 1
-        done.keep(start, rows, logits[:rows].float().softmax(-1).gather(1, chosen[:, None])[:, 0], dec, cross)
+        probs.append(logits[:rows].float().softmax(-1).gather(1, chosen[:, None])[:, 0])
+        passes += 1
+        if wrong is None and passes == 1 and capture_attention:
+            maps = (enc, dec, cross)  # this pass was the whole output's teacher-forced pass
         if wrong is None:
             checked = len(generated)
             if seq[-1] == eos or checked >= max_len:
@@ -129,6 +107,6 @@ def checked_greedy(model: Transformer, fast: Transformer, src: Tensor, max_len: 
         draft.rewind(wrong + 1)  # the caches keep <s> + the agreed pieces
         exact.rewind(wrong + 1)
         limit = min(max_len, checked + CHUNK)
-    out = seq[1:]
-    maps = (enc, *done.maps(len(out))) if capture_attention else None
-    return out, maps, np.concatenate(done.probs)
+    if maps is not None and passes > 1:
+        maps = None  # the output grew past the first pass (drafting on): its maps are capture's to make
+    return seq[1:], maps, torch.cat(probs).cpu().numpy().astype(np.float32)

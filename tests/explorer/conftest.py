@@ -83,8 +83,16 @@ def isolated_settings(tmp_path, monkeypatch):
 def gui_thread_gc(qapp):
     """Garbage collection on the GUI thread only, as the app does (explorer/ui/gc_guard.py): collected on a
     worker thread, a cycle holding an earlier test's widgets crashed the suite with a segfault."""
+    # The libraries' own objects (torch, Qt, pyqtgraph, the window's modules: ~400,000) are kept out of
+    # the collections after each test, which otherwise walked them all (~0.2 s a pass, the suite's largest
+    # teardown cost). Only objects made before any test are frozen: a test's window, frozen while still
+    # referenced, would never be collected after, and a lesson's application-wide key filter lived on.
+    import explorer.window.main_window  # noqa: F401, PLC0415
+    import model.decoding.decode  # noqa: F401, PLC0415
     from explorer.ui.gc_guard import MainThreadGC  # noqa: PLC0415
 
+    gc.collect()
+    gc.freeze()
     guard = MainThreadGC()
     yield guard
     guard.stop()
@@ -95,9 +103,6 @@ def collect_after_test(gui_thread_gc):
     """Each test's garbage goes on the GUI thread before the next test starts its workers."""
     yield
     gc.collect()
-    # What survived is kept out of later collections: each full pass then scans only the next test's
-    # objects, not torch's and Qt's (~0.2 s a pass, once per test; the suite's largest teardown cost).
-    gc.freeze()
 
 
 @pytest.fixture(autouse=True)

@@ -12,6 +12,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QMessageBox
 
 from explorer.lecture.lesson_file import FORMAT, VERSION, LessonError, Slide, dump_lesson, parse_lesson, read_lesson
+from tests.explorer.conftest import make_synthetic_maps
 
 TIMEOUT = 10_000
 
@@ -92,6 +93,26 @@ def test_a_lesson_plays_in_presentation_mode_and_esc_ends_only_the_lesson(qtbot,
     assert not win.lessons.is_playing() and win.presentation.is_active()
     qtbot.keyClick(win, Qt.Key.Key_Escape)
     assert not win.presentation.is_active()
+
+
+def test_closing_the_window_mid_lesson_leaves_no_key_filter_on_the_application(qtbot, loaded, tmp_path, warnings):
+    from explorer.attention.panel import AttentionPanel  # noqa: PLC0415
+
+    win, path = loaded, tmp_path / "lesson.json"
+    path.write_text(dump_lesson([Slide("one two three", "head", "encoder", 1, 1),
+                                 Slide("four five", "head", "encoder", 1, 1)]))
+    assert win.lessons.open_lesson(path) and win.lessons.is_playing()
+    player = win.lessons
+    win.close()
+    assert not player.is_playing()
+    # Another panel still gets its PageDown (a playing lesson's application-wide filter takes the key).
+    panel = AttentionPanel()
+    qtbot.addWidget(panel)
+    panel.set_maps(make_synthetic_maps())
+    panel.show()
+    qtbot.waitExposed(panel)
+    qtbot.keyClick(panel.heatmap.canvas, Qt.Key.Key_PageDown)
+    assert panel.state()[0] == "decoder"
 
 
 def test_the_formula_cell_is_saved_and_selected_again(qtbot, loaded, tmp_path, warnings):

@@ -74,15 +74,26 @@ def test_rewound_state_decodes_like_a_fresh_one(loaded):
     assert torch.allclose(rewound[0, -1], fresh[0, -1], atol=1e-5)
 
 
-@pytest.mark.parametrize("text", SENTENCES)
-def test_checked_greedy_is_exactly_fp32_greedy_with_its_maps(loaded, text):
-    src = _src(loaded, text)
+def test_checked_greedy_is_exactly_fp32_greedy_with_its_maps():
+    """On the built-in model and real sentences (the tiny model's outputs run to the length limit, past the
+    first checking pass): where one pass checked the whole output, its maps are capture()'s bit for bit."""
+    from model.builtin import default_model_dir  # noqa: PLC0415
+
+    loaded = load_model(default_model_dir())
     fast = int8.search_model(loaded.model)
-    out, maps, _ = checked_greedy(loaded.model, fast, src, src.size(1) + 50)
-    assert out == greedy(loaded.model, src, src.size(1) + 50)[0]
-    assert maps is not None
-    for got, ref in zip(maps, capture(loaded.model, src, out)):
-        np.testing.assert_allclose(torch.stack([w[0] for w in got]).numpy(), ref, atol=1e-5)
+    with_maps = 0
+    texts = ["Where is the station?", "I would like a cup of tea, please.", "Tom bought a new car last week.",
+             "The weather is nice today.", "She reads a book every evening before she goes to sleep."]
+    for text in texts:
+        src = _src(loaded, text)
+        out, maps, _ = checked_greedy(loaded.model, fast, src, src.size(1) + 50)
+        assert out == greedy(loaded.model, src, src.size(1) + 50)[0], text
+        if maps is None:  # left to capture() only when one pass did not check the whole output
+            continue
+        with_maps += 1
+        for got, ref in zip(maps, capture(loaded.model, src, out)):
+            np.testing.assert_array_equal(torch.stack([w[0] for w in got]).numpy(), ref)  # bit for bit
+    assert with_maps >= len(texts) - 1
 
 
 @pytest.mark.parametrize("text", SENTENCES)
@@ -95,10 +106,9 @@ def test_a_wrong_draft_is_corrected_to_fp32_greedy(loaded, text):
     max_len = src.size(1) + 50
     out, maps, probs = checked_greedy(loaded.model, stranger, src, max_len)
     assert out == greedy(loaded.model, src, max_len)[0]
-    # Every correction starts a new fp32 pass on the cache of the agreed prefix; the rows those passes
-    # give, put together, are the maps and probabilities of one teacher-forced pass over the output.
-    for got, ref in zip(maps, capture(loaded.model, src, out)):
-        np.testing.assert_allclose(torch.stack([w[0] for w in got]).numpy(), ref, atol=1e-5)
+    # Every correction starts a new fp32 pass on the cache of the agreed prefix; the probabilities those
+    # passes give are those of one teacher-forced pass over the output (the maps are left to capture()).
+    assert maps is None
     ref_probs = step_probabilities(loaded.model, src, out, top_k=1)[2]
     np.testing.assert_allclose(probs, ref_probs, rtol=1e-5, atol=1e-6)
 
