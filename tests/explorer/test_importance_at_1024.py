@@ -4,7 +4,7 @@ colours with neither numbers nor a scale to read them by (issue 31 item 15)."""
 from __future__ import annotations
 
 import numpy as np
-from PySide6.QtGui import QColor, QFontMetricsF
+from PySide6.QtGui import QColor, QFont, QFontMetricsF
 
 from explorer.workbench.importance_view import ImportanceView
 from explorer.workbench.value_grid import ValueGrid
@@ -74,6 +74,9 @@ def test_a_drop_that_rounds_to_zero_is_written_without_a_sign(qtbot):
 def test_numbers_too_wide_for_a_small_cell_are_rounded_not_dropped(qtbot):
     grid = ValueGrid("Cross")
     qtbot.addWidget(grid)
+    font = QFont(grid.font())
+    font.setPointSizeF(9.0)  # the window's font at zoom ×1, whatever an earlier test left the application's at
+    grid.setFont(font)
     values = np.array([[-10.3, 11.7, 0.4, -2.26, 1.0, 2.0, 3.0, 4.0]] * 4)  # 8 heads, as the built-in model
     grid.set_values(values, fmt="{:.1f}")
     grid.resize(900, 300)
