@@ -21,6 +21,7 @@ from explorer.attention.heatmap import MIN_CANVAS_LINES, HeatmapView
 from explorer.attention.lines_view import LinesView
 from explorer.attention.panel_export import PanelExport
 from explorer.attention.panel_keys import KeyboardNavigation
+from explorer.attention.text_fit import fit_below_map
 from explorer.attention.tokens import LEGEND
 from explorer.ui.i18n import tr
 from model.records import KIND_TITLES, KINDS, AttentionMaps
@@ -68,6 +69,7 @@ class AttentionPanel(PanelExport, KeyboardNavigation, QtWidgets.QWidget):
         self._title = "Attention"
         self._stats_text = ""
         self._busy = False
+        self._compact = False
         self.export_dir = export.default_export_dir()  # where the next export dialog opens
 
         self.controls = AttentionControls()
@@ -106,6 +108,10 @@ class AttentionPanel(PanelExport, KeyboardNavigation, QtWidgets.QWidget):
         self._dim.setOpacity(BUSY_OPACITY)
         self._dim.setEnabled(False)
         content.setGraphicsEffect(self._dim)
+        # The text under the map is refitted when the room changes (a dock, a resize) and when the
+        # zoomed font arrives, which Qt hands the labels a turn of the event loop after the zoom.
+        content.installEventFilter(self)
+        self.stats_label.installEventFilter(self)
         self._stack = QtWidgets.QStackedWidget()
         self._stack.addWidget(self.empty_label)
         self._stack.addWidget(content)
@@ -215,12 +221,34 @@ class AttentionPanel(PanelExport, KeyboardNavigation, QtWidgets.QWidget):
         """Dim the maps and say so while a new sentence is being translated: they are stale."""
         self._busy = bool(busy)
         self._dim.setEnabled(self._busy)
-        self.stats_label.setText(tr(BUSY_TEXT) if self._busy else unbreakable(self._stats_text) or " ")
+        self._fit_text()
 
     def set_compact(self, compact: bool) -> None:
         """Only the plots (presentation mode): the statistics and the legend give their room up."""
+        self._compact = bool(compact)
         self.stats_label.setVisible(not compact)
-        self.legend_label.setVisible(not compact)
+        self._fit_text()
+
+    def eventFilter(self, watched, event) -> bool:  # Qt override
+        if event.type() in (QtCore.QEvent.Type.Resize, QtCore.QEvent.Type.FontChange):
+            self._fit_text()
+        return super().eventFilter(watched, event)
+
+    def _fit_text(self) -> None:
+        """The statistics (or the busy note) and the legend as the room under the map allows
+        (explorer/attention/text_fit.py): the map keeps most of the panel's height."""
+        stats = tr(BUSY_TEXT) if self._busy else unbreakable(self._stats_text) or " "
+        legend = unbreakable(tr(LEGEND))
+        label = self.stats_label
+        margins = label.contentsMargins()
+        width = self._content.width() - margins.left() - margins.right()
+        extra = margins.top() + margins.bottom() + self.legend_label.contentsMargins().bottom()
+        fit = fit_below_map(stats, legend, label.fontMetrics(), width, self._content.height(),
+                            self._stats_text, tr(LEGEND), extra)
+        if label.text() != fit.stats:
+            label.setText(fit.stats)
+        label.setToolTip(fit.tooltip)
+        self.legend_label.setVisible(fit.legend_shown and not self._compact)
 
     def is_dimmed(self) -> bool:
         return self._dim.isEnabled()
@@ -285,8 +313,7 @@ class AttentionPanel(PanelExport, KeyboardNavigation, QtWidgets.QWidget):
         stats = tr("removed (ablated)") if removed else format_statistics(head_statistics(matrix, masked, cols))
         head_name = tr("Layer {layer}, {which}:", layer=layer + 1, which=which)
         self._stats_text = f"{head_name}   {stats}"
-        if not self._busy:
-            self.stats_label.setText(unbreakable(self._stats_text))
+        self._fit_text()
 
     def _on_controls(self) -> None:
         self.set_state(*self.controls.state())

@@ -1,0 +1,78 @@
+"""The text under the attention maps (the statistics line, the notation legend) fitted to the room left.
+
+Zoomed twice on a 1024-px projector the statistics wrapped to three lines and the legend to two more,
+and with the formula dock open the map kept an 80-px strip. The map comes first: the statistics take
+at most ``MAX_STATS_LINES`` (first without the head's name, which the map's title says already, then
+without their last parts, ending in "…"), and the legend shows only while both fit in ``TEXT_SHARE`` of
+the panel's height. What is left out is in the statistics' tooltip.
+
+Texts come in parts separated by three spaces, as ``panel.unbreakable`` makes them: lines break only
+between parts, so a part is never cut, only left out whole.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from PySide6.QtCore import QRect, Qt
+from PySide6.QtGui import QFontMetrics
+
+GAP = "   "  # between the parts of a line; the only place it may break
+SEPARATOR = "·"  # a part of its own between two statistics
+ELLIPSIS = "…"
+MAX_STATS_LINES = 2
+TEXT_SHARE = 0.25  # of the panel's content height, for the statistics and the legend together
+
+
+def wrapped_height(text: str, metrics: QFontMetrics, width: int) -> int:
+    """The height ``text`` takes word-wrapped at ``width`` px (as a word-wrapped QLabel lays it out)."""
+    if width <= 0:
+        return 0
+    rect = metrics.boundingRect(QRect(0, 0, width, 1 << 20), Qt.TextFlag.TextWordWrap, text)
+    return rect.height()
+
+
+def fit_parts(text: str, metrics: QFontMetrics, width: int, max_lines: int) -> str:
+    """``text`` itself when it wraps to at most ``max_lines`` at ``width``; else without its first part
+    (a heading such as "Layer 1, head 1:"), then also without trailing parts, ending in "…". One part
+    at least is kept, even if it alone is longer."""
+    # Measured, not max_lines × lineSpacing(): laid out, a line stands its fractional height rounded up
+    # (25 px for a 24-px line spacing at 15.9 pt), and two lines would never have fitted.
+    room = wrapped_height("\n".join("X" * max_lines), metrics, width)
+    if wrapped_height(text, metrics, width) <= room:
+        return text
+    parts = text.split(GAP)
+    body = parts[1:] if len(parts) > 1 else parts
+    for end in range(len(body), 0, -1):
+        kept = body[:end]
+        while len(kept) > 1 and kept[-1] == SEPARATOR:
+            kept = kept[:-1]
+        candidate = GAP.join(kept + ([ELLIPSIS] if end < len(body) else []))
+        if wrapped_height(candidate, metrics, width) <= room:
+            return candidate
+    return GAP.join(body[:1] + [ELLIPSIS])
+
+
+@dataclass(frozen=True)
+class BelowMap:
+    """What the labels under the map show: the statistics' text, whether the legend shows, the tooltip."""
+
+    stats: str
+    legend_shown: bool
+    tooltip: str
+
+
+def fit_below_map(stats: str, legend: str, metrics: QFontMetrics, width: int, height: int,
+                  plain_stats: str, plain_legend: str, extra: int = 0) -> BelowMap:
+    """Fit the statistics (``stats``, in parts) and the legend to ``width`` px of text and ``height`` px
+    of panel. ``extra`` is what the two labels add around their text (margins); ``plain_*`` are the
+    copy-friendly texts the tooltip quotes."""
+    shown = fit_parts(stats, metrics, width, MAX_STATS_LINES)
+    used = wrapped_height(shown, metrics, width) + wrapped_height(legend, metrics, width) + extra
+    legend_shown = used <= TEXT_SHARE * height
+    left_out = []
+    if shown != stats:
+        left_out.append(plain_stats)
+    if not legend_shown:
+        left_out.append(plain_legend)
+    return BelowMap(shown, legend_shown, "\n\n".join(left_out))
