@@ -171,12 +171,17 @@ class MainWindow(WindowDisplay, QMainWindow):
     def showEvent(self, event) -> None:
         super().showEvent(event)
         if not self._sidebar_sized:
-            # A quarter of the window for the sentence panel: 420 px at 1600, but only ~280 at 1024,
-            # so that a projector's narrow screen leaves the maps most of the room.
             self._sidebar_sized = True
-            width = self.splitter.width() or self.width()
-            side = max(self.translate_panel.minimumSizeHint().width(), min(420, round(0.27 * width)))
-            self.splitter.setSizes([side, max(1, width - side)])
+            self.fit_sidebar()
+
+    def fit_sidebar(self) -> None:
+        """Share the width as a window first shown at this size does (later the user's splitter rules).
+
+        A quarter of the window for the sentence panel: 420 px at 1600, but only ~280 at 1024, so that a
+        projector's narrow screen leaves the maps most of the room."""
+        width = self.splitter.width() or self.width()
+        side = max(self.translate_panel.minimumSizeHint().width(), min(420, round(0.27 * width)))
+        self.splitter.setSizes([side, max(1, width - side)])
 
     # -- public API --------------------------------------------------------------------------
 
