@@ -280,7 +280,9 @@ class TranslatePanel(QWidget):
                 # set last time is lifted first, or one bad fit would stay for good.
                 label.setMinimumHeight(0)
                 label.setMaximumHeight(QWIDGETSIZE_MAX)
-                label.setFixedHeight(label.heightForWidth(width))
+                height = label.heightForWidth(width)
+                if height >= 0:  # -1: the label does not wrap (Qt warns of a negative size)
+                    label.setFixedHeight(height)
 
     def add_history(self, text: str) -> None:
         """Put ``text`` at the top of the history, once, keeping the list short."""

@@ -70,3 +70,19 @@ def test_model_facts_are_on_a_1024_by_768_screen_without_scrolling(qtbot, loaded
     device = win.info_panel._values["Device"]
     bottom = device.mapTo(viewport, QPoint(0, device.height())).y()
     assert device.isVisible() and bottom <= viewport.height()  # the last headline fact, above the fold
+
+
+def test_an_empty_wrapped_label_is_not_given_a_negative_height(qtbot, loaded, qtlog):
+    # An empty word-wrapped QLabel has no height for a width (-1); fixing that as its height printed
+    # "QWidget::setMinimumSize: (/QLabel) Negative sizes (0,-1)" on every relayout of the column.
+    win = loaded
+    tp = win.translate_panel
+    tp.detail_label.setText("")
+    tp.detail_label.show()
+    win.resize(SCREEN_CLIENT)
+    qtbot.waitUntil(lambda: win.size() == SCREEN_CLIENT)
+    win.resize(1100, 760)
+    qtbot.waitUntil(lambda: win.width() == 1100)
+    _settle(qtbot, win)
+    assert not [r.message for r in qtlog.records if "Negative sizes" in r.message]
+    assert tp.detail_label.height() >= 0
