@@ -21,6 +21,7 @@ from torch import Tensor
 from model.checkpoint import LoadedModel
 from model.decoding.ablation import removed_of
 from model.decoding.beam import Beam
+from model.decoding.fast_step import StepRunner
 from model.decoding.int8 import search_copy
 from model.decoding.loops import guard
 from model.decoding.speculative import checked_greedy
@@ -57,8 +58,13 @@ def intra_op_threads(n: int | None):
 
 
 def _step_logits(model: Transformer, memory: Tensor, src: Tensor, seqs: Tensor,
-                 state: DecoderState | None, head_masks: dict[str, Tensor] | None = None) -> Tensor:
-    """Logits of the next piece for each row of seqs (B, t) → (B, V)."""
+                 state: DecoderState | None, head_masks: dict[str, Tensor] | None = None,
+                 runner: StepRunner | None = None) -> Tensor:
+    """Logits of the next piece for each row of seqs (B, t) → (B, V).
+
+    runner: ``StepRunner.of(model, head_masks)`` for a search on ``state``: the same numbers, less Python."""
+    if runner is not None and state is not None:
+        return runner.logits(seqs[:, -1:], state)
     if state is not None:
         hidden, _, _ = model.decode(seqs[:, -1:], memory, src, state=state, head_masks=head_masks)
     else:  # no cache: recompute every position, as a naive implementation would
@@ -67,9 +73,10 @@ def _step_logits(model: Transformer, memory: Tensor, src: Tensor, seqs: Tensor,
 
 
 def step_logprobs(model: Transformer, memory: Tensor, src: Tensor, seqs: Tensor,
-                   state: DecoderState | None, head_masks: dict[str, Tensor] | None = None) -> Tensor:
+                   state: DecoderState | None, head_masks: dict[str, Tensor] | None = None,
+                   runner: StepRunner | None = None) -> Tensor:
     """Log-probabilities of the next piece for each row of seqs (B, t) → (B, V)."""
-    return _step_logits(model, memory, src, seqs, state, head_masks).float().log_softmax(-1)
+    return _step_logits(model, memory, src, seqs, state, head_masks, runner).float().log_softmax(-1)
 
 
 @torch.inference_mode()
@@ -90,8 +97,9 @@ def greedy(model: Transformer, src: Tensor, max_len: int, use_cache: bool = True
     seqs = torch.full((b, 1), bos, dtype=torch.long, device=src.device)
     done = torch.zeros(b, dtype=torch.bool, device=src.device)
     state = DecoderState(model, memory, src) if use_cache else None
+    runner = StepRunner.of(model, head_masks) if use_cache else None
     for _ in range(max_len):
-        nxt = _step_logits(model, memory, src, seqs, state, head_masks).argmax(-1)  # argmax needs no softmax
+        nxt = _step_logits(model, memory, src, seqs, state, head_masks, runner).argmax(-1)  # argmax needs no softmax
         nxt = nxt.masked_fill(done, model.cfg.pad_id)
         seqs = torch.cat([seqs, nxt[:, None]], dim=1)
         done |= nxt == eos
@@ -125,9 +133,10 @@ def beam_search(model: Transformer, src: Tensor, beam_size: int, max_len: int, a
     k = beam_size
     beam = Beam(k, alpha, src.device, model.cfg.bos_id, model.cfg.eos_id)
     state = DecoderState(model, memory, src, rows=k) if use_cache else None
+    runner = StepRunner.of(model, head_masks) if use_cache else None
     memory, src_k = memory.expand(k, -1, -1), src.expand(k, -1)
     while beam.step < max_len:
-        index = beam.advance(step_logprobs(model, memory, src_k, beam.seqs, state, head_masks))  # from (k, V)
+        index = beam.advance(step_logprobs(model, memory, src_k, beam.seqs, state, head_masks, runner))  # from (k, V)
         if on_step is not None:
             on_step(beam, index is None)
         if index is None:
@@ -282,12 +291,13 @@ def beam_search_batch(model: Transformer, src: Tensor, beam_size: int, max_lens:
     memory, _ = model.encode(src, head_mask=(head_masks or {}).get("encoder"))  # (B, S, D)
     memory, src_k = memory.repeat_interleave(k, 0), src.repeat_interleave(k, 0)  # (B·k, S, D), (B·k, S)
     state = DecoderState(model, memory, src_k) if use_cache else None
+    runner = StepRunner.of(model, head_masks) if use_cache else None
     beams = [Beam(k, alpha, src.device, model.cfg.bos_id, model.cfg.eos_id) for _ in range(src.size(0))]
     results: list[tuple[list[int], float] | None] = [None] * len(beams)
     active = list(range(len(beams)))  # sentence of each block of k rows, in row order
     while active:
         seqs = torch.cat([beams[b].seqs for b in active])  # (A·k, t)
-        logp = step_logprobs(model, memory, src_k, seqs, state, head_masks)  # (A·k, V)
+        logp = step_logprobs(model, memory, src_k, seqs, state, head_masks, runner)  # (A·k, V)
         keep, index = [], []
         for j, b in enumerate(active):
             rows = beams[b].advance(logp[j * k:(j + 1) * k]) if beams[b].step < max_lens[b] else None

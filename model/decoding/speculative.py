@@ -27,6 +27,7 @@ import numpy as np
 import torch
 from torch import Tensor
 
+from model.decoding.fast_step import StepRunner
 from model.transformer import DecoderState, Transformer
 
 CHUNK = 8  # pieces a draft runs past the source's length, or past a correction, before a check
@@ -40,9 +41,14 @@ def _draft_greedy(fast: Transformer, memory: Tensor, src: Tensor, state: Decoder
     """
     seq = list(seq)
     step = torch.tensor([seq[state.position:]], dtype=torch.long, device=src.device)
+    runner = StepRunner.of(fast)
     while True:
-        hidden, _, _ = fast.decode(step, memory, src, state=state)
-        nxt = int(fast.next_logits(hidden[:, -1]).argmax(-1))
+        if step.size(1) == 1 and runner is not None:
+            logits = runner.logits(step, state)
+        else:
+            hidden, _, _ = fast.decode(step, memory, src, state=state)
+            logits = fast.next_logits(hidden[:, -1])
+        nxt = int(logits.argmax(-1))
         seq.append(nxt)
         if nxt == fast.cfg.eos_id or len(seq) - 1 >= max_len:
             return seq

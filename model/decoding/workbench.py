@@ -17,6 +17,7 @@ from model.checkpoint import LoadedModel
 from model.decoding.ablation import head_masks, removed_of
 from model.decoding.beam import Beam, length_penalty
 from model.decoding.decode import DECODE_THREADS, capture, encode_source, intra_op_threads, step_logprobs, translate
+from model.decoding.fast_step import StepRunner
 from model.decoding.loops import find_loop
 from model.records import AttentionMaps, Translation
 from model.records.workbench import BeamHypotheses, Comparison, Hypothesis
@@ -56,8 +57,9 @@ def final_beam(loaded: LoadedModel, text: str, beam_size: int, alpha: float = 0.
     beam = Beam(beam_size, alpha, src.device, model.cfg.bos_id, eos)
     state = DecoderState(model, memory, src, rows=beam_size)
     memory_k, src_k = memory.expand(beam_size, -1, -1), src.expand(beam_size, -1)
+    runner = StepRunner.of(model, masks)
     while beam.step < len(ids) + MAX_EXTRA:
-        index = beam.advance(step_logprobs(model, memory_k, src_k, beam.seqs, state, masks))
+        index = beam.advance(step_logprobs(model, memory_k, src_k, beam.seqs, state, masks, runner))
         if index is None:
             break
         state.reorder(index)

@@ -1,0 +1,109 @@
+"""The flat decoding step (model/decoding/fast_step.py) computes bit for bit what the modules compute.
+
+Its only reason to exist is speed (benchmarks/), so what a test can hold it to is exactness: the same
+logits as ``Transformer.decode`` + ``next_logits`` at every step, for the fp32 model and its int8 search
+copy, one row, a beam's rows, a padded batch, and a Marian-like configuration; hence the same
+translations and maps. Where it cannot run the same computation it must refuse.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import torch
+
+from model.checkpoint import load_model
+from model.config import ModelConfig
+from model.decoding import decode, fast_step, int8
+from model.decoding.fast_step import StepRunner
+from model.transformer import DecoderState, Transformer
+
+
+@pytest.fixture(scope="module")
+def loaded(tiny_model_dir):
+    return load_model(tiny_model_dir)
+
+
+def _marian_like() -> Transformer:
+    cfg = ModelConfig(vocab_size=61, n_layers=2, d_model=32, n_heads=4, d_ff=48, dropout=0.1,
+                      share_embeddings=False, pe_layout="halves", activation="swish", scale_embedding=True,
+                      final_logits_bias=True, norm_eps=1e-6)
+    torch.manual_seed(3)
+    model = Transformer(cfg).eval()
+    with torch.no_grad():
+        model.final_logits_bias.uniform_(-1, 1)
+    return model
+
+
+def _models(loaded):
+    out = [("tiny fp32", loaded.model), ("Marian-like fp32", _marian_like())]
+    if int8.available():
+        out.append(("tiny int8", int8.search_model(loaded.model)))
+    return out
+
+
+@pytest.mark.parametrize("rows", [1, 3])
+def test_every_step_gives_the_modules_logits_bit_for_bit(loaded, rows):
+    src = torch.tensor([[5, 9, 7, 4, 8, 3]])
+    for name, model in _models(loaded):
+        with torch.inference_mode():
+            memory, _ = model.encode(src)
+            ref_state = DecoderState(model, memory, src, rows=rows)
+            state = DecoderState(model, memory, src, rows=rows)
+            runner = StepRunner.of(model)
+            tokens = torch.full((rows, 1), model.cfg.bos_id)
+            for step in range(9):
+                hidden, _, _ = model.decode(tokens, memory.expand(rows, -1, -1), src.expand(rows, -1),
+                                            state=ref_state)
+                ref = model.next_logits(hidden[:, -1])
+                out = runner.logits(tokens, state)
+                assert out.shape == (rows, model.cfg.vocab_size)
+                assert torch.equal(out, ref), (name, step)
+                assert state.position == ref_state.position == step + 1
+                # rows follow different pieces, as a beam's do
+                tokens = ref.topk(rows, dim=-1).indices[:1].t().contiguous() if rows > 1 else ref.argmax(-1, True)
+                if rows > 1:
+                    index = torch.tensor([rows - 1 - r for r in range(rows)])  # a reorder, as beam search does
+                    ref_state.reorder(index)
+                    state.reorder(index)
+
+
+def test_a_padded_batch_masks_the_padding_as_the_modules_do(loaded):
+    model = loaded.model
+    pad = model.cfg.pad_id
+    src = torch.tensor([[5, 9, 7, 4, 8, 3], [6, 4, 3, pad, pad, pad]])
+    with torch.inference_mode():
+        memory, _ = model.encode(src)
+        ref_state, state = DecoderState(model, memory, src), DecoderState(model, memory, src)
+        assert state.src_mask is not None  # the case under test: the mask is applied
+        runner = StepRunner.of(model)
+        tokens = torch.full((2, 1), model.cfg.bos_id)
+        for _ in range(6):
+            ref = model.next_logits(model.decode(tokens, memory, src, state=ref_state)[0][:, -1])
+            assert torch.equal(runner.logits(tokens, state), ref)
+            tokens = ref.argmax(-1, keepdim=True)
+
+
+def test_translations_and_maps_are_those_of_the_module_path(loaded, monkeypatch):
+    texts = ["3 1 4 1 5", "2 7 1 8 2 8 1 8 2 8", "9"]
+    on = [decode.translate(loaded, t, beam_size=b) for t in texts for b in (1, 4)]
+    monkeypatch.setattr(fast_step.StepRunner, "of", classmethod(lambda cls, model, head_masks=None: None))
+    off = [decode.translate(loaded, t, beam_size=b) for t in texts for b in (1, 4)]
+    for a, b in zip(on, off):
+        assert a.target_pieces == b.target_pieces and a.score == b.score
+        for kind in ("encoder_self", "decoder_self", "cross"):
+            assert np.array_equal(getattr(a.attention, kind), getattr(b.attention, kind))
+    batch = decode.greedy(loaded.model, torch.tensor([[5, 9, 7, 3], [6, 3, 0, 0]]), 12)
+    monkeypatch.undo()
+    assert decode.greedy(loaded.model, torch.tensor([[5, 9, 7, 3], [6, 3, 0, 0]]), 12) == batch
+
+
+def test_it_refuses_what_it_does_not_compute(loaded):
+    model = loaded.model
+    assert StepRunner.of(model, {"decoder": torch.ones(model.cfg.n_layers, model.cfg.n_heads)}) is None
+    model.train()
+    try:
+        assert StepRunner.of(model) is None  # dropout would be skipped
+    finally:
+        model.eval()
+    assert isinstance(StepRunner.of(model), StepRunner)
