@@ -6,10 +6,13 @@ Why: a greedy step of the built-in model is ~25 small products on one row each, 
 themselves (profiled: ~1.2 of 2.4 ms a step). ``StepRunner`` reads every layer's weights once per search
 and then runs a step as a flat list of tensor calls.
 
-It computes exactly what ``Transformer.decode`` + ``next_logits`` compute for one new position on a
-``DecoderState`` (tests/model/test_fast_step.py compares the logits bit for bit, fp32 and int8), so the
-search results and the maps behind them do not change. Anything else (several new positions, head
-masks, training mode) goes through the modules as before: ``StepRunner.of`` returns None for it.
+The decoder's output is exactly ``Transformer.decode``'s for one new position on a ``DecoderState``
+(tests/model/test_fast_step.py compares it bit for bit, fp32 and int8). The fp32 logits come from a
+packed copy of the output projection (below), which sums in another order: the same numbers to ~1e-6
+relative, as the int8-checked greedy search's passes over several positions are (speculative.py). The
+maps never come from here: they are a teacher-forced pass of the modules over the chosen output, so
+they stay bit for bit the fp32 model's. Anything else (several new positions, head masks, training mode)
+goes through the modules as before: ``StepRunner.of`` returns None for it.
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ import functools
 import torch
 import torch.nn.functional as F
 from torch import Tensor, nn
+from torch.utils.weak import WeakIdKeyDictionary
 
 from model.transformer import DecoderState, Transformer
 
@@ -45,6 +49,42 @@ def _projection(linear: nn.Module, rows: slice | None = None):
     if rows is not None:
         weight, bias = weight[rows], None if bias is None else bias[rows]
     return functools.partial(F.linear, weight=weight, bias=bias)
+
+
+# The pre-softmax projection of a search step packed for oneDNN, per weight tensor, with the weight's
+# version when it was packed (an in-place update, the live probe's training, makes it stale). Why: a beam's
+# few rows times the (V, D) matrix is the largest product of a step, and PyTorch's plain product of a
+# 4 × 256 block with the 8,000 × 256 table ran 1.8–2.9 ms against 0.2–0.7 ms packed (interleaved, one
+# thread, the built-in model's table; benchmarks/ has the whole-translation figures).
+_PACKED: WeakIdKeyDictionary = WeakIdKeyDictionary()
+
+
+@functools.cache
+def _packing_works() -> bool:
+    """Whether this build's oneDNN linear runs and computes x Wᵀ + b (private ops: checked, not assumed)."""
+    try:
+        gen = torch.Generator().manual_seed(0)
+        w, b, x = torch.randn(24, 16, generator=gen), torch.randn(24, generator=gen), torch.randn(3, 16, generator=gen)
+        y = torch.ops.mkldnn._linear_pointwise(x, torch.ops.mkldnn._reorder_linear_weight(w, 4), b, "none", [], "")
+    except (RuntimeError, AttributeError, NotImplementedError):
+        return False
+    return bool(torch.allclose(y, x @ w.t() + b, rtol=1e-4, atol=1e-5))
+
+
+def _packed_generator(model: Transformer):
+    """x ↦ the logits of (B, D) rows through a packed copy of the output projection, or None (GPU, int8,
+    no oneDNN): then ``model.generator`` is used."""
+    weight = model.output_projection
+    if (weight.device.type != "cpu" or weight.dtype != torch.float32 or not torch.backends.mkldnn.is_available()
+            or not _packing_works()):
+        return None
+    held = _PACKED.get(weight)
+    if held is None or held[0] != weight._version:
+        with torch.no_grad():
+            held = (weight._version, torch.ops.mkldnn._reorder_linear_weight(weight.detach(), 4))
+        _PACKED[weight] = held
+    packed, bias = held[1], model.final_logits_bias
+    return lambda x: torch.ops.mkldnn._linear_pointwise(x.contiguous(), packed, bias, "none", [], "")
 
 
 class _Layer:
@@ -79,6 +119,9 @@ class StepRunner:
         self.model = model
         self.layers = [_Layer(layer) for layer in model.decoder]
         self.table, self.scale = model.embedding.weight, model.embed_scale
+        # The int8 search copy has its own int8 output projection (model/decoding/int8.py).
+        own = type(model).generator is not Transformer.generator
+        self.generator = (None if own else _packed_generator(model)) or model.generator
 
     @classmethod
     def of(cls, model: Transformer, head_masks=None) -> StepRunner | None:
@@ -89,11 +132,11 @@ class StepRunner:
             return None
         return cls(model)
 
-    def logits(self, tokens: Tensor, state: DecoderState) -> Tensor:
-        """tokens: (B, 1) the pieces fed at ``state.position`` → next-piece logits (B, V); advances state."""
-        model = self.model
+    def hidden(self, tokens: Tensor, state: DecoderState) -> Tensor:
+        """tokens: (B, 1) the pieces fed at ``state.position`` → the decoder's output (B, D); advances
+        state. Bit for bit ``Transformer.decode``'s."""
         x = F.embedding(tokens, self.table) * self.scale  # (B, 1, D)
-        x = x + model.positional(1, state.position).to(x.dtype)
+        x = x + self.model.positional(1, state.position).to(x.dtype)
         mask = state.src_mask
         for i, layer in enumerate(self.layers):
             (n1, n2, n3) = layer.norms
@@ -106,4 +149,11 @@ class StepRunner:
             x = F.layer_norm(x + layer.cross_out(layer.merge(a)), *n2)
             x = F.layer_norm(x + layer.ff_out(layer.act(layer.ff_in(x))), *n3)
         state.position += 1
-        return model.next_logits(x[:, -1])
+        return x[:, -1]
+
+    def logits(self, tokens: Tensor, state: DecoderState) -> Tensor:
+        """Next-piece logits (B, V) after ``hidden``: ``next_logits``' numbers, through the packed
+        projection where there is one (the same to ~1e-6 relative: another summation order)."""
+        logits = self.generator(self.hidden(tokens, state))
+        logits[..., self.model.cfg.pad_id] = float("-inf")  # padding is never a choice
+        return logits

@@ -1,9 +1,10 @@
-"""The flat decoding step (model/decoding/fast_step.py) computes bit for bit what the modules compute.
+"""The flat decoding step (model/decoding/fast_step.py) computes what the modules compute.
 
-Its only reason to exist is speed (benchmarks/), so what a test can hold it to is exactness: the same
-logits as ``Transformer.decode`` + ``next_logits`` at every step, for the fp32 model and its int8 search
-copy, one row, a beam's rows, a padded batch, and a Marian-like configuration; hence the same
-translations and maps. Where it cannot run the same computation it must refuse.
+Its only reason to exist is speed (benchmarks/), so what a test can hold it to is exactness: bit for bit
+the decoder output of ``Transformer.decode`` at every step, for the fp32 model and its int8 search copy,
+one row, a beam's rows, a padded batch, and a Marian-like configuration; the logits ``next_logits``'
+(bit for bit with int8's own projection, to float rounding through the packed fp32 one); hence the same
+translations and the same maps. Where it cannot run the same computation it must refuse.
 """
 
 from __future__ import annotations
@@ -56,9 +57,16 @@ def test_every_step_gives_the_modules_logits_bit_for_bit(loaded, rows):
                 hidden, _, _ = model.decode(tokens, memory.expand(rows, -1, -1), src.expand(rows, -1),
                                             state=ref_state)
                 ref = model.next_logits(hidden[:, -1])
-                out = runner.logits(tokens, state)
+                out_hidden = runner.hidden(tokens, state)
+                assert torch.equal(out_hidden, hidden[:, -1]), (name, step)
+                out = runner.generator(out_hidden)
+                out[..., model.cfg.pad_id] = float("-inf")
                 assert out.shape == (rows, model.cfg.vocab_size)
-                assert torch.equal(out, ref), (name, step)
+                if "int8" in name:
+                    assert torch.equal(out, ref), (name, step)
+                else:
+                    assert torch.allclose(out, ref, rtol=1e-5, atol=1e-5), (name, step)
+                    assert torch.equal(out.argmax(-1), ref.argmax(-1))
                 assert state.position == ref_state.position == step + 1
                 # rows follow different pieces, as a beam's do
                 tokens = ref.topk(rows, dim=-1).indices[:1].t().contiguous() if rows > 1 else ref.argmax(-1, True)
@@ -79,9 +87,9 @@ def test_a_padded_batch_masks_the_padding_as_the_modules_do(loaded):
         runner = StepRunner.of(model)
         tokens = torch.full((2, 1), model.cfg.bos_id)
         for _ in range(6):
-            ref = model.next_logits(model.decode(tokens, memory, src, state=ref_state)[0][:, -1])
-            assert torch.equal(runner.logits(tokens, state), ref)
-            tokens = ref.argmax(-1, keepdim=True)
+            hidden = model.decode(tokens, memory, src, state=ref_state)[0][:, -1]
+            assert torch.equal(runner.hidden(tokens, state), hidden)
+            tokens = model.next_logits(hidden).argmax(-1, keepdim=True)
 
 
 def test_translations_and_maps_are_those_of_the_module_path(loaded, monkeypatch):
@@ -90,7 +98,7 @@ def test_translations_and_maps_are_those_of_the_module_path(loaded, monkeypatch)
     monkeypatch.setattr(fast_step.StepRunner, "of", classmethod(lambda cls, model, head_masks=None: None))
     off = [decode.translate(loaded, t, beam_size=b) for t in texts for b in (1, 4)]
     for a, b in zip(on, off):
-        assert a.target_pieces == b.target_pieces and a.score == b.score
+        assert a.target_pieces == b.target_pieces and abs(a.score - b.score) < 1e-5
         for kind in ("encoder_self", "decoder_self", "cross"):
             assert np.array_equal(getattr(a.attention, kind), getattr(b.attention, kind))
     batch = decode.greedy(loaded.model, torch.tensor([[5, 9, 7, 3], [6, 3, 0, 0]]), 12)
@@ -107,3 +115,21 @@ def test_it_refuses_what_it_does_not_compute(loaded):
     finally:
         model.eval()
     assert isinstance(StepRunner.of(model), StepRunner)
+
+
+def test_the_packed_projection_follows_the_weights_and_is_used_where_it_can_be(loaded):
+    if not fast_step._packing_works():
+        pytest.skip("this PyTorch has no oneDNN linear")
+    model = _marian_like()  # a final_logits_bias, untied output weights
+    runner = StepRunner.of(model)
+    assert runner.generator is not model.generator
+    x = torch.randn(4, model.cfg.d_model)
+    with torch.inference_mode():
+        assert torch.allclose(runner.generator(x), model.generator(x), rtol=1e-5, atol=1e-5)
+    with torch.no_grad():
+        model.output_weight.mul_(2.0)  # trained in place, as the live probe does
+    with torch.inference_mode():
+        assert torch.allclose(StepRunner.of(model).generator(x), model.generator(x), rtol=1e-5, atol=1e-5)
+    if int8.available():
+        fast = int8.search_model(loaded.model)
+        assert StepRunner.of(fast).generator == fast.generator  # its own int8 projection
