@@ -20,6 +20,7 @@ from torch import Tensor
 
 from model.decoding.ablation import Head
 from model.decoding.decode import intra_op_threads, sentence_batches
+from model.decoding.fast_step import StepRunner
 from model.transformer import DecoderState
 
 ROWS = 512  # decoder rows per step: 8 ablations of a 64-sentence batch (measured: more rows gain little)
@@ -55,9 +56,13 @@ def greedy_shrinking(model, src: Tensor, max_len: int, head_masks: dict[str, Ten
     out: list[list[int]] = [[] for _ in alive]
     ended = torch.zeros(len(alive), dtype=torch.bool, device=src.device)  # rows in the batch that are over
     last = torch.full((len(alive), 1), model.cfg.bos_id, dtype=torch.long, device=src.device)
+    runner = StepRunner.of(model)  # the step ``greedy`` takes, so the hypotheses are the same
     for _ in range(max_len):
-        hidden, _, _ = model.decode(last, memory, src, state=state, head_masks=head_masks)
-        nxt = model.next_logits(hidden[:, -1]).argmax(-1)  # (A,)
+        if runner is not None:
+            nxt = runner.logits(last, state, head_masks).argmax(-1)  # (A,)
+        else:
+            hidden, _, _ = model.decode(last, memory, src, state=state, head_masks=head_masks)
+            nxt = model.next_logits(hidden[:, -1]).argmax(-1)
         for r, t, over in zip(alive, nxt.tolist(), ended.tolist()):
             if not over:
                 out[r].append(t)

@@ -64,7 +64,7 @@ def _step_logits(model: Transformer, memory: Tensor, src: Tensor, seqs: Tensor,
 
     runner: ``StepRunner.of(model, head_masks)`` for a search on ``state``: the same numbers, less Python."""
     if runner is not None and state is not None:
-        return runner.logits(seqs[:, -1:], state)
+        return runner.logits(seqs[:, -1:], state, head_masks)
     if state is not None:
         hidden, _, _ = model.decode(seqs[:, -1:], memory, src, state=state, head_masks=head_masks)
     else:  # no cache: recompute every position, as a naive implementation would

@@ -1,18 +1,19 @@
-"""One incremental decoding step without the module tree: the same products, in the same order.
+"""One incremental decoding step without the module tree, its fp32 products through packed weights.
 
 Why: a greedy step of the built-in model is ~25 small products on one row each, and calling them through
 ``nn.Module`` (hooks, ``__getattr__`` lookups, dropout calls that do nothing in eval mode, the branches of
 ``MultiHeadAttention.forward`` that a step never takes) cost as much Python time as the products
 themselves (profiled: ~1.2 of 2.4 ms a step). ``StepRunner`` reads every layer's weights once per search
-and then runs a step as a flat list of tensor calls.
+and then runs a step as a flat list of tensor calls. For the fp32 model it multiplies through copies of
+the weights packed for oneDNN (below), which PyTorch's plain product of a few rows is several times
+slower than.
 
-The decoder's output is exactly ``Transformer.decode``'s for one new position on a ``DecoderState``
-(tests/model/test_fast_step.py compares it bit for bit, fp32 and int8). The fp32 logits come from a
-packed copy of the output projection (below), which sums in another order: the same numbers to ~1e-6
-relative, as the int8-checked greedy search's passes over several positions are (speculative.py). The
-maps never come from here: they are a teacher-forced pass of the modules over the chosen output, so
-they stay bit for bit the fp32 model's. Anything else (several new positions, head masks, training mode)
-goes through the modules as before: ``StepRunner.of`` returns None for it.
+What it computes: the int8 search copy's steps are bit for bit ``Transformer.decode`` + ``next_logits``;
+the fp32 model's are the same arithmetic summed in oneDNN's order, equal to ~1e-6 relative, as the
+int8-checked greedy search's passes over several positions are (speculative.py); tests/model/
+test_fast_step.py holds it to both. The maps never come from here: they are a teacher-forced pass of the
+modules over the chosen output, so they stay bit for bit the fp32 model's. Anything else (several new
+positions, head masks, training mode) goes through the modules as before: ``StepRunner.of`` returns None.
 """
 
 from __future__ import annotations
@@ -39,29 +40,19 @@ def _int8_linear():
     return getattr(overload, "_op", overload)
 
 
-def _projection(linear: nn.Module, rows: slice | None = None):
-    """A callable x ↦ x Wᵀ + b for an ``nn.Linear``, or the int8 kernel for ``Int8Linear``."""
-    packed = getattr(linear, "_packed", None)
-    if packed is not None:  # model/decoding/int8.py: rows were chosen when it was packed
-        kernel, reduce_range = _int8_linear(), linear.reduce_range
-        return lambda x: kernel(x.contiguous(), packed, reduce_range)
-    weight, bias = linear.weight, linear.bias
-    if rows is not None:
-        weight, bias = weight[rows], None if bias is None else bias[rows]
-    return functools.partial(F.linear, weight=weight, bias=bias)
-
-
-# The pre-softmax projection of a search step packed for oneDNN, per weight tensor, with the weight's
-# version when it was packed (an in-place update, the live probe's training, makes it stale). Why: a beam's
-# few rows times the (V, D) matrix is the largest product of a step, and PyTorch's plain product of a
-# 4 × 256 block with the 8,000 × 256 table ran 1.8–2.9 ms against 0.2–0.7 ms packed (interleaved, one
-# thread, the built-in model's table; benchmarks/ has the whole-translation figures).
+# fp32 weights packed for oneDNN's linear, per weight tensor and row range, with the weight's version when
+# packed (an in-place update, the live probe's training, makes a copy stale). Why: PyTorch's plain product
+# of a beam's few rows with a weight matrix is slow at that shape; measured on the built-in model, one
+# thread, interleaved: the 4 × 256 block times the 8,000 × 256 output table 1.8–2.9 ms plain against
+# 0.2–0.7 ms packed, and a beam-4 translation 20–30% faster again with the layers' products packed too.
 _PACKED: WeakIdKeyDictionary = WeakIdKeyDictionary()
 
 
 @functools.cache
 def _packing_works() -> bool:
     """Whether this build's oneDNN linear runs and computes x Wᵀ + b (private ops: checked, not assumed)."""
+    if not torch.backends.mkldnn.is_available():
+        return False
     try:
         gen = torch.Generator().manual_seed(0)
         w, b, x = torch.randn(24, 16, generator=gen), torch.randn(24, generator=gen), torch.randn(3, 16, generator=gen)
@@ -71,20 +62,38 @@ def _packing_works() -> bool:
     return bool(torch.allclose(y, x @ w.t() + b, rtol=1e-4, atol=1e-5))
 
 
-def _packed_generator(model: Transformer):
-    """x ↦ the logits of (B, D) rows through a packed copy of the output projection, or None (GPU, int8,
-    no oneDNN): then ``model.generator`` is used."""
-    weight = model.output_projection
-    if (weight.device.type != "cpu" or weight.dtype != torch.float32 or not torch.backends.mkldnn.is_available()
-            or not _packing_works()):
+def _packed(weight: Tensor, bias: Tensor | None, rows: slice | None = None):
+    """x ↦ x Wᵀ + b through a packed copy of ``weight`` (its ``rows`` alone), or None where packing cannot
+    run (GPU, not fp32, no oneDNN)."""
+    if weight.device.type != "cpu" or weight.dtype != torch.float32 or not _packing_works():
         return None
-    held = _PACKED.get(weight)
+    copies = _PACKED.setdefault(weight, {})
+    key = None if rows is None else (rows.start, rows.stop)
+    held = copies.get(key)
     if held is None or held[0] != weight._version:
         with torch.no_grad():
-            held = (weight._version, torch.ops.mkldnn._reorder_linear_weight(weight.detach(), 4))
-        _PACKED[weight] = held
-    packed, bias = held[1], model.final_logits_bias
-    return lambda x: torch.ops.mkldnn._linear_pointwise(x.contiguous(), packed, bias, "none", [], "")
+            w = weight.detach() if rows is None else weight.detach()[rows].contiguous()
+            b = None if bias is None else (bias.detach() if rows is None else bias.detach()[rows].contiguous())
+            held = (weight._version, torch.ops.mkldnn._reorder_linear_weight(w, 4), b)
+        copies[key] = held
+    _, packed, b = held
+    return lambda x: torch.ops.mkldnn._linear_pointwise(x.contiguous(), packed, b, "none", [], "")
+
+
+def _projection(linear: nn.Module, rows: slice | None = None):
+    """A callable x ↦ x Wᵀ + b for an ``nn.Linear`` (packed where it can be), or the int8 kernel for
+    ``Int8Linear``."""
+    packed = getattr(linear, "_packed", None)
+    if packed is not None:  # model/decoding/int8.py: rows were chosen when it was packed
+        kernel, reduce_range = _int8_linear(), linear.reduce_range
+        return lambda x: kernel(x.contiguous(), packed, reduce_range)
+    fast = _packed(linear.weight, linear.bias, rows)
+    if fast is not None:
+        return fast
+    weight, bias = linear.weight, linear.bias
+    if rows is not None:
+        weight, bias = weight[rows], None if bias is None else bias[rows]
+    return functools.partial(F.linear, weight=weight, bias=bias)
 
 
 class _Layer:
@@ -112,6 +121,22 @@ class _Layer:
         return out.transpose(1, 2).reshape(b, t, self.d_model)  # (B, T, D)
 
 
+def _hooked(model: Transformer) -> bool:
+    """Whether a forward hook would run in a decoder step through the modules."""
+    if nn.modules.module._global_forward_pre_hooks or nn.modules.module._global_forward_hooks:
+        return True
+    return any(m._forward_pre_hooks or m._forward_hooks for m in model.decoder.modules())
+
+
+def _masked(out: Tensor, masks: Tensor | None, layer: int) -> Tensor:
+    """Each head's output (B, H, 1, d_k) times its multiplier in layer ``layer`` of masks (L, H) or (B, L, H)."""
+    if masks is None:
+        return out
+    m = masks[:, layer] if masks.dim() == 3 else masks[layer]
+    rows = m.size(0) if m.dim() == 2 else 1
+    return out * m.view(rows, -1, 1, 1).to(out.dtype)
+
+
 class StepRunner:
     """Logits of the next piece after feeding one new position per row, on a ``DecoderState``."""
 
@@ -121,20 +146,28 @@ class StepRunner:
         self.table, self.scale = model.embedding.weight, model.embed_scale
         # The int8 search copy has its own int8 output projection (model/decoding/int8.py).
         own = type(model).generator is not Transformer.generator
-        self.generator = (None if own else _packed_generator(model)) or model.generator
+        packed = None if own else _packed(model.output_projection, model.final_logits_bias)
+        self.generator = packed or model.generator
 
     @classmethod
     def of(cls, model: Transformer, head_masks=None) -> StepRunner | None:
-        """A runner for ``model``, or None where a step must go through the modules (training mode, head
-        masks). Built per search (~0.1 ms): it holds the model's own tensors, which the live probe's
-        training may change in place, and a cache on the model would keep a closed model alive."""
-        if model.training or head_masks:
+        """A runner for ``model``, or None where a step must go through the modules: training mode (its
+        dropout), or hooks on the decoder's modules, which a flat step would skip (the workbench's Cancel
+        is a forward pre-hook: model/analysis/importance.py). Built per search (~0.1 ms): it holds the
+        model's own tensors, which the live probe's training may change in place. ``head_masks`` is
+        accepted for the callers' convenience: the masks themselves are given to each step."""
+        if model.training or _hooked(model):
             return None
         return cls(model)
 
-    def hidden(self, tokens: Tensor, state: DecoderState) -> Tensor:
-        """tokens: (B, 1) the pieces fed at ``state.position`` → the decoder's output (B, D); advances
-        state. Bit for bit ``Transformer.decode``'s."""
+    def hidden(self, tokens: Tensor, state: DecoderState, head_masks: dict[str, Tensor] | None = None) -> Tensor:
+        """tokens: (B, 1) the pieces fed at ``state.position`` → the decoder's output (B, D); advances state.
+
+        head_masks: {kind: (L, H), or (B, L, H) per row} as ``Transformer.decode`` takes them; a head's
+        output is multiplied by its entry before W^O, as ``MultiHeadAttention.forward`` does (so a mask of
+        ones changes no bit: an ablation that removes nothing equals the plain search)."""
+        hm = head_masks or {}
+        self_masks, cross_masks = hm.get("decoder"), hm.get("cross")
         x = F.embedding(tokens, self.table) * self.scale  # (B, 1, D)
         x = x + self.model.positional(1, state.position).to(x.dtype)
         mask = state.src_mask
@@ -143,17 +176,16 @@ class StepRunner:
             q, k, v = (layer.split(a) for a in layer.qkv(x).chunk(3, dim=-1))
             k, v = state.self_caches[i].append(k, v)
             a = F.scaled_dot_product_attention(q, k, v)  # the one new query sees every key so far
-            x = F.layer_norm(x + layer.self_out(layer.merge(a)), *n1)
+            x = F.layer_norm(x + layer.self_out(layer.merge(_masked(a, self_masks, i))), *n1)
             ck, cv = state.cross_kv[i]
             a = F.scaled_dot_product_attention(layer.split(layer.cross_q(x)), ck, cv, attn_mask=mask)
-            x = F.layer_norm(x + layer.cross_out(layer.merge(a)), *n2)
+            x = F.layer_norm(x + layer.cross_out(layer.merge(_masked(a, cross_masks, i))), *n2)
             x = F.layer_norm(x + layer.ff_out(layer.act(layer.ff_in(x))), *n3)
         state.position += 1
         return x[:, -1]
 
-    def logits(self, tokens: Tensor, state: DecoderState) -> Tensor:
-        """Next-piece logits (B, V) after ``hidden``: ``next_logits``' numbers, through the packed
-        projection where there is one (the same to ~1e-6 relative: another summation order)."""
-        logits = self.generator(self.hidden(tokens, state))
+    def logits(self, tokens: Tensor, state: DecoderState, head_masks: dict[str, Tensor] | None = None) -> Tensor:
+        """Next-piece logits (B, V) after ``hidden``, as ``next_logits`` gives them."""
+        logits = self.generator(self.hidden(tokens, state, head_masks))
         logits[..., self.model.cfg.pad_id] = float("-inf")  # padding is never a choice
         return logits

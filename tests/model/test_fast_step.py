@@ -1,9 +1,9 @@
 """The flat decoding step (model/decoding/fast_step.py) computes what the modules compute.
 
-Its only reason to exist is speed (benchmarks/), so what a test can hold it to is exactness: bit for bit
-the decoder output of ``Transformer.decode`` at every step, for the fp32 model and its int8 search copy,
-one row, a beam's rows, a padded batch, and a Marian-like configuration; the logits ``next_logits``'
-(bit for bit with int8's own projection, to float rounding through the packed fp32 one); hence the same
+Its only reason to exist is speed (benchmarks/), so what a test can hold it to is exactness: at every
+step the decoder output and logits of ``Transformer.decode`` + ``next_logits``, bit for bit for the int8
+search copy, to float rounding (another summation order: packed weights) for the fp32 model, with the
+same choices; one row, a beam's rows, a padded batch, a Marian-like configuration; hence the same
 translations and the same maps. Where it cannot run the same computation it must refuse.
 """
 
@@ -36,6 +36,13 @@ def _marian_like() -> Transformer:
     return model
 
 
+def _same(out: torch.Tensor, ref: torch.Tensor, exact: bool) -> None:
+    if exact:
+        assert torch.equal(out, ref)
+    else:  # a layer's output is layer-normed: entries of order 1
+        assert float((out - ref).abs().max()) < 1e-5
+
+
 def _models(loaded):
     out = [("tiny fp32", loaded.model), ("Marian-like fp32", _marian_like())]
     if int8.available():
@@ -58,7 +65,7 @@ def test_every_step_gives_the_modules_logits_bit_for_bit(loaded, rows):
                                             state=ref_state)
                 ref = model.next_logits(hidden[:, -1])
                 out_hidden = runner.hidden(tokens, state)
-                assert torch.equal(out_hidden, hidden[:, -1]), (name, step)
+                _same(out_hidden, hidden[:, -1], exact="int8" in name)
                 out = runner.generator(out_hidden)
                 out[..., model.cfg.pad_id] = float("-inf")
                 assert out.shape == (rows, model.cfg.vocab_size)
@@ -88,7 +95,7 @@ def test_a_padded_batch_masks_the_padding_as_the_modules_do(loaded):
         tokens = torch.full((2, 1), model.cfg.bos_id)
         for _ in range(6):
             hidden = model.decode(tokens, memory, src, state=ref_state)[0][:, -1]
-            assert torch.equal(runner.hidden(tokens, state), hidden)
+            _same(runner.hidden(tokens, state), hidden, exact=False)
             tokens = model.next_logits(hidden).argmax(-1, keepdim=True)
 
 
@@ -106,14 +113,51 @@ def test_translations_and_maps_are_those_of_the_module_path(loaded, monkeypatch)
     assert decode.greedy(loaded.model, torch.tensor([[5, 9, 7, 3], [6, 3, 0, 0]]), 12) == batch
 
 
+def test_head_masks_act_as_in_the_modules_and_ones_change_no_bit(loaded):
+    model = loaded.model
+    cfg = model.cfg
+    src = torch.tensor([[5, 9, 7, 4, 8, 3]] * 3)
+    masks = {"decoder": torch.ones(3, cfg.n_layers, cfg.n_heads), "cross": torch.ones(3, cfg.n_layers, cfg.n_heads)}
+    masks["decoder"][1, 0, 1] = 0.0  # row 1 loses a self-attention head, row 2 a cross-attention head
+    masks["cross"][2, cfg.n_layers - 1, 0] = 0.0
+    ones = {k: torch.ones(cfg.n_layers, cfg.n_heads) for k in ("decoder", "cross")}
+    with torch.inference_mode():
+        memory, _ = model.encode(src)
+        states = [DecoderState(model, memory, src) for _ in range(4)]
+        runner = StepRunner.of(model, masks)
+        tokens = torch.full((3, 1), cfg.bos_id)
+        for _ in range(5):
+            hidden = model.decode(tokens, memory, src, state=states[0], head_masks=masks)[0][:, -1]
+            out = runner.hidden(tokens, states[1], masks)
+            _same(out, hidden, exact=False)
+            # a mask of ones multiplies by 1.0: not one bit changes
+            assert torch.equal(runner.hidden(tokens, states[2], ones), runner.hidden(tokens, states[3]))
+            assert float((out[1] - out[0]).abs().max()) > 1e-4 and float((out[2] - out[0]).abs().max()) > 1e-4
+            tokens = model.next_logits(hidden).argmax(-1, keepdim=True)
+    # the whole translation: removing nothing is the plain translation, bit for bit
+    for beam in (1, 4):
+        a = decode.translate(loaded, "2 7 1 8 2 8", beam_size=beam)
+        b = decode.translate(loaded, "2 7 1 8 2 8", beam_size=beam,
+                             head_masks={**ones, "encoder": torch.ones(cfg.n_layers, cfg.n_heads)})
+        assert a.target_pieces == b.target_pieces and a.score == b.score
+
+
 def test_it_refuses_what_it_does_not_compute(loaded):
     model = loaded.model
-    assert StepRunner.of(model, {"decoder": torch.ones(model.cfg.n_layers, model.cfg.n_heads)}) is None
     model.train()
     try:
         assert StepRunner.of(model) is None  # dropout would be skipped
     finally:
         model.eval()
+    assert isinstance(StepRunner.of(model), StepRunner)
+    calls = []
+    handle = model.decoder[1].feed_forward.register_forward_pre_hook(lambda *_: calls.append(1))
+    try:
+        assert StepRunner.of(model) is None  # a hook (the workbench's Cancel is one) must still run
+        decode.translate(loaded, "3 1 4", beam_size=2)
+        assert calls
+    finally:
+        handle.remove()
     assert isinstance(StepRunner.of(model), StepRunner)
 
 
