@@ -90,17 +90,6 @@ def span_title(plot) -> None:
     grid.addItem(label, 0, 0, 1, max(3, grid.columnCount()))
 
 
-def line_count(item) -> int:
-    """How many lines a QGraphicsTextItem's text is laid out on."""
-    document = item.document()
-    document.size()  # lays the text out
-    count, block = 0, document.begin()
-    while block.isValid():
-        count += max(1, block.layout().lineCount())
-        block = block.next()
-    return count
-
-
 def wrap_title(plot, text: str, color: str, point_size: float, width: float, max_lines: int = 2,
                smallest: float = 0.8) -> float:
     """Set ``plot``'s title, wrapped onto more lines (centred) where it is wider than ``width`` px, with
@@ -117,9 +106,12 @@ def wrap_title(plot, text: str, color: str, point_size: float, width: float, max
         option.setAlignment(QtCore.Qt.AlignmentFlag.AlignHCenter)
         item.document().setDefaultTextOption(option)
         item.setTextWidth(-1)
+        margin = 2 * item.document().documentMargin()
+        one_line = (item.boundingRect().height() - margin) / own  # the text's own lines, unwrapped
         if item.boundingRect().width() > width:
             item.setTextWidth(max(1.0, float(width)))
-        if line_count(item) <= max(max_lines, own) or size <= smallest * point_size:
+        lines = round((item.boundingRect().height() - margin) / max(1.0, one_line))
+        if lines <= max(max_lines, own) or size <= smallest * point_size:
             break
         size = max(smallest * point_size, 0.9 * size)
     height = math.ceil(item.boundingRect().height())

@@ -147,3 +147,32 @@ def test_at_zoom_2_the_titles_and_the_unseen_note_are_whole(qtbot, restore_app_l
     note = unseen_note(tab.table.pe_plot).sceneBoundingRect()
     table = tab.table.pe_plot.vb.sceneBoundingRect()
     assert table.adjusted(-1, -1, 1, 1).contains(note), (note, table)
+
+
+def _glyphs(label) -> QtCore.QRectF:
+    """A title's lines in scene pixels, without the blank margin of its text document."""
+    margin = label.item.document().documentMargin()
+    return label.item.mapRectToScene(label.item.boundingRect().adjusted(margin, margin, -margin, -margin))
+
+
+@pytest.mark.parametrize("size,zoom", [(DOCK[1.0], 1.0), (DOCK[ZOOM2], ZOOM2), (FULL, 1.0), (FULL, ZOOM2)])
+def test_the_clocks_are_big_enough_and_apart_from_their_labels(qtbot, restore_app_look, language, size, zoom):
+    tab = _tab(qtbot, size, zoom, part="clock")
+    view = tab.clock
+    radii, faces, titles = [], [], []
+    for clock in view.clocks:
+        box = clock["plot"].vb
+        centre = box.mapViewToScene(QtCore.QPointF(0, 0))
+        radius = box.mapViewToScene(QtCore.QPointF(1, 0)).x() - centre.x()  # the face has radius 1
+        radii.append(radius)
+        faces.append(QtCore.QRectF(centre.x() - radius, centre.y() - radius, 2 * radius, 2 * radius))
+        titles.append(_glyphs(clock["plot"].titleLabel))
+    # Under the dock two rows of four left clocks of ~10 px drawn into their two-line titles.
+    assert min(radii) >= 20, radii
+    for title, face in zip(titles, faces):
+        assert not title.intersects(face), (title, face)
+        assert title.width() <= face.width() + 2 * 60, title  # not one unwrapped line across its neighbours
+    for a, b in itertools.combinations(titles, 2):
+        assert not a.intersects(b), (a, b)
+    for face in faces:  # every clock inside the canvas
+        assert view.canvas.sceneRect().adjusted(-1, -1, 1, 1).contains(face), face
