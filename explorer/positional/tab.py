@@ -8,6 +8,8 @@ it; the band shows where that begins.
 
 from __future__ import annotations
 
+import math
+
 import pyqtgraph as pg
 from PySide6 import QtCore, QtGui, QtWidgets
 
@@ -19,6 +21,7 @@ from explorer.ui.i18n import tr
 
 PARTS = ("pe", "clock")
 VEIL = (255, 255, 255, 150)
+NOTE_MARGIN = 4  # px around the note's lines (the text document's margin)
 FAR = 1e6  # the band's far edge: past any number of positions the table can show
 
 
@@ -180,9 +183,7 @@ class PositionalTab(QtWidgets.QTabWidget):
             return
         self.table.set_font_scale(f)
         self.clock.set_font_scale(f)
-        font = QtGui.QFont(self._band_label.textItem.font())
-        font.setPointSizeF(BASE_POINT_SIZE * max(0.5, float(f)))  # the table's numbers' size: it is one
-        self._band_label.setFont(font)
+        self._note_points = BASE_POINT_SIZE * max(0.5, float(f))  # the table's numbers' size: it is one
         self._fit_band_label()
 
     def _fit_band_label(self) -> None:
@@ -197,8 +198,17 @@ class PositionalTab(QtWidgets.QTabWidget):
         edge = self._train_length - 0.5
         view = box.sceneBoundingRect()
         left = box.mapViewToScene(QtCore.QPointF(0, edge))
-        wrap_text_item(self._band_label, view.right() - left.x() - 2)
-        tall = self._band_label.boundingRect().height()
+        # Two lines at most, smaller (to 0.7 ×) where it needs more: under the dock at zoom +2 the table
+        # is ~95 px wide, and three lines of the note hid most of it.
+        points = getattr(self, "_note_points", BASE_POINT_SIZE)
+        for factor in (1.0, 0.9, 0.8, 0.7):
+            font = QtGui.QFont(self._band_label.textItem.font())
+            font.setPointSizeF(points * factor)
+            self._band_label.setFont(font)
+            wrap_text_item(self._band_label, view.right() - left.x() - 2)
+            tall = self._band_label.boundingRect().height()
+            if tall <= 2 * math.ceil(QtGui.QFontMetricsF(font).lineSpacing()) + 2 * NOTE_MARGIN + 1:
+                break
         # Its top at the edge, or as low as the table lets it be; never above the table's top.
         top = max(view.top(), min(left.y(), view.bottom() - tall))
         self._band_label.setPos(0, box.mapSceneToView(QtCore.QPointF(left.x(), top)).y())

@@ -7,6 +7,7 @@ the widgets at the sizes the window gives the tab there (1024 × 768: 744 × 360
 from __future__ import annotations
 
 import itertools
+import math
 
 import pyqtgraph as pg
 import pytest
@@ -147,6 +148,9 @@ def test_at_zoom_2_the_titles_and_the_unseen_note_are_whole(qtbot, restore_app_l
     note = unseen_note(tab.table.pe_plot).sceneBoundingRect()
     table = tab.table.pe_plot.vb.sceneBoundingRect()
     assert table.adjusted(-1, -1, 1, 1).contains(note), (note, table)
+    lines = unseen_note(tab.table.pe_plot).textItem.document().size().height()
+    line = QtGui.QFontMetricsF(unseen_note(tab.table.pe_plot).textItem.font()).lineSpacing()
+    assert lines <= 2 * math.ceil(line) + 8 + 1, (lines, line)  # two lines at most: it must not hide the table
 
 
 def _glyphs(label) -> QtCore.QRectF:
