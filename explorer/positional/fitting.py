@@ -108,8 +108,9 @@ def wrap_title(plot, text: str, color: str, point_size: float, width: float, max
         item.setTextWidth(-1)
         margin = 2 * item.document().documentMargin()
         one_line = (item.boundingRect().height() - margin) / own  # the text's own lines, unwrapped
-        if item.boundingRect().width() > width:
-            item.setTextWidth(max(1.0, float(width)))
+        # A text width always, so that the lines are centred under each other (without one Qt lays
+        # them out flush left, and a clock's 'dims 0, 1' stood left of 'one turn: 6.28 pos.').
+        item.setTextWidth(min(math.ceil(item.boundingRect().width()), max(1.0, float(width))))
         lines = round((item.boundingRect().height() - margin) / max(1.0, one_line))
         if lines <= max(max_lines, own) or size <= smallest * point_size:
             break
