@@ -28,7 +28,7 @@ from explorer.ui.flow_layout import FlowLayout
 from explorer.ui.i18n import tr
 
 _MARK = "#d62728"
-MIN_PLOT = 90  # px: under this the curves' plot (the shorter row of two) is too flat to read
+MIN_PLOT = 60  # px: under this the curves' plot (the shorter row of two) is too flat to read
 
 
 def _marker_pen() -> QtGui.QPen:
