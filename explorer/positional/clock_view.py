@@ -20,6 +20,7 @@ from explorer.attention.heatmap import BASE_POINT_SIZE, release_title_width
 from explorer.positional.clock import angular_speeds, clock_pairs, measured_turns, pair_columns
 from explorer.positional.clock_table import TurnTable
 from explorer.positional.encoding import sinusoidal_pe
+from explorer.positional.fitting import span_title, wrap_title
 from explorer.ui.flow_layout import FlowLayout
 from explorer.ui.i18n import N_, tr
 
@@ -29,7 +30,10 @@ UNSEEN_BRUSH = (214, 39, 40, 45)  # positions never seen in training (the PE tab
 UNSEEN_FACE = (214, 39, 40, 25)
 TABLE_POSITIONS = (0, 25, 100)  # plus the current position: "several pos" the class can compare
 PLAY_MS = 400
-COLUMNS = 4  # clocks per row
+COLUMNS = 4  # clocks per row where the canvas has the height for two rows
+STRIP_PX = 64  # the position strip's height: its axis and the band's note, at most
+PAD = 14  # px a clock's cell loses to the plots' margins and the layout's spacing (measured: 12-14)
+SHORT_CANVAS = 4 * STRIP_PX  # px: a canvas shorter than this gives the strip's height to the clocks
 
 
 def _pen(color, width: float = 1.0, dash: bool = False) -> QtGui.QPen:
@@ -85,7 +89,10 @@ class ClockView(QtWidgets.QWidget):
         self.strip.hideAxis("left")
         self.strip.setMouseEnabled(x=False, y=False)
         self.strip.setYRange(0, 1, padding=0)
-        self.canvas.ci.layout.setRowMaximumHeight(0, 64)
+        self.strip.setMaximumHeight(STRIP_PX)  # on the plot, not its row: the rows are laid out again (fit_titles)
+        self._fit_queued = False
+        self.canvas.installEventFilter(self)
+        self._columns = COLUMNS
         self.unseen = pg.LinearRegionItem(movable=False, brush=pg.mkBrush(*UNSEEN_BRUSH), pen=_pen("#d62728", 2))
         self.unseen_label = pg.TextItem(tr(UNSEEN), color="#d62728", anchor=(0, 0.5))
         self.sentence_region = pg.LinearRegionItem(movable=False, brush=pg.mkBrush(31, 119, 180, 40),
@@ -181,7 +188,8 @@ class ClockView(QtWidgets.QWidget):
 
     def unseen_start(self) -> float | None:
         """Where the 'never seen in training' band starts on the position strip; None when hidden."""
-        return self.unseen.getRegion()[0] if self.unseen.isVisible() else None
+        # Visible to the strip: under the formula dock the strip itself is hidden (fit_titles).
+        return self.unseen.getRegion()[0] if self.unseen.isVisibleTo(self.strip) else None
 
     def set_font_scale(self, f: float) -> None:
         f = max(0.5, float(f))
@@ -193,37 +201,132 @@ class ClockView(QtWidgets.QWidget):
         self._point_size = BASE_POINT_SIZE * f
         self.fit_titles()
 
-    def fit_titles(self) -> None:
-        """Each clock's title at the zoomed size, or smaller where it is wider than its clock's column:
-        at zoom +2 on a 1024-px screen, 'one turn: 6.28 pos.' ran into the next clock's title."""
-        room = max(40.0, self.canvas.width() / COLUMNS - 16)  # less the plots' margins and spacing
-        for clock in self.clocks:
-            size = self._point_size
-            for _ in range(3):  # each pass uses the width measured at the size before
-                clock["plot"].setTitle(clock["title"], color=self._text.name(), size=f"{size:.1f}pt")
-                wide = clock["plot"].titleLabel.item.boundingRect().width()
-                if wide <= room:
-                    break
-                size = max(0.5 * self._point_size, 0.97 * size * room / wide)
-            release_title_width(clock["plot"])
+    def columns(self) -> int:
+        """Clocks per row, as arranged for the canvas' size (fit_titles)."""
+        return self._columns
 
-    def resizeEvent(self, event) -> None:  # Qt override
-        super().resizeEvent(event)
-        QtCore.QTimer.singleShot(0, self, self.fit_titles)  # once the canvas has its new width
+    def fit_titles(self) -> None:
+        """Arrange the clocks for the canvas: the number per row, and titles over the clocks or beside
+        them, that give the clocks the largest radius with every title whole (wrapped to its room, then
+        0.8 × smaller at most), measured at the titles' size for each arrangement.
+
+        Four per row, titles over the clocks, suit a full-height tab. Under the formula dock the canvas
+        has ~160 px, where two rows of four under two-line titles left clocks of 8 px radius drawn into
+        their titles; there the titles go beside the clocks (the cells are wide and flat) and the
+        position strip gives its height to the clocks (an unseen position still tints the faces, and
+        the note above says it).
+        """
+        if not getattr(self, "clocks", None) or not self.canvas.isVisible() or self.canvas.height() < 60:
+            return  # measured when shown (showEvent): a hidden tab's canvas has a stale or default size
+        strip = self.canvas.height() >= SHORT_CANVAS
+        width = self.canvas.width()
+        height = self.canvas.height() - (STRIP_PX + PAD if strip else 0) - 8
+        count = len(self.clocks)
+        tried = []  # (radius, the titles' height, columns, side)
+        for columns in sorted({min(count, c) for c in (COLUMNS, 2 * COLUMNS, 3, 2)}, reverse=True):
+            rows = math.ceil(count / columns)
+            cell_w, cell_h = width / columns - PAD, height / rows - PAD
+            for side in (False, True):
+                radius, tall = self._try(side, cell_w, cell_h)
+                if radius is not None:
+                    tried.append((radius, tall, columns, side))
+        if tried:
+            # Of the arrangements within 15 % of the largest clocks, the one with the flattest titles: at
+            # zoom +2 eight narrow columns gave clocks 15 % larger under titles of five lines.
+            largest = max(t[0] for t in tried)
+            best = min((t for t in tried if t[0] >= 0.85 * largest), key=lambda t: (t[1], -t[0]))
+        else:  # nothing fits whole: the most columns, the titles over the clocks
+            best = (0.0, 0.0, min(count, 2 * COLUMNS), False)
+        _, _, columns, side = best
+        rows = math.ceil(count / columns)
+        self._place(columns, side, strip)
+        self._try(side, width / columns - PAD, height / rows - PAD, keep=True)
+
+    def _try(self, side: bool, cell_w: float, cell_h: float, keep: bool = False) -> tuple[float | None, float]:
+        """The clocks' radius (px) in cells of cell_w × cell_h with titles over them or beside them (None
+        when a title would not fit its cell whole), and the tallest title's height. ``keep``: set the
+        plots' title rows and columns for it."""
+        room = 0.6 * cell_w if side else cell_w
+        tall = wide = 0.0
+        for clock in self.clocks:
+            wrap_title(clock["plot"], clock["title"], self._text.name(), self._point_size, room, max_lines=4)
+            text = clock["plot"].titleLabel.item.boundingRect()
+            tall, wide = max(tall, text.height()), max(wide, text.width())
+        if side:
+            diameter = min(cell_h, cell_w - wide - 4)
+            fits = tall <= cell_h and wide <= room + 1
+        else:
+            diameter = min(cell_w, cell_h - tall)
+            fits = wide <= cell_w + 1
+        if keep:
+            for clock in self.clocks:
+                grid, label = clock["plot"].layout, clock["plot"].titleLabel
+                grid.setRowFixedHeight(0, 0 if side else tall)
+                label.setMaximumHeight(cell_h if side else tall)
+                grid.setColumnFixedWidth(3, math.ceil(wide) if side else 0)
+        return (diameter / 2.3 if fits and diameter > 0 else None), tall  # the view shows -1.15..1.15
+
+    def _place(self, columns: int, side: bool, strip: bool) -> None:
+        """Clocks ``columns`` to a row, their titles over them or beside them, the strip shown or not.
+
+        Moved in the canvas' grid itself: pyqtgraph's own removeItem takes an item out of the scene too,
+        and the canvas, laid out again without it, shrank to a corner of the view."""
+        if (columns, side, strip) == getattr(self, "_placed", None):
+            return
+        self._placed = (columns, side, strip)
+        self._columns = columns
+        grid = self.canvas.ci.layout
+        for item in [self.strip] + [clock["plot"] for clock in self.clocks]:
+            self._grid_remove(item)
+        if strip:
+            grid.addItem(self.strip, 0, 0, 1, columns)
+        self.strip.setVisible(strip)
+        for n, clock in enumerate(self.clocks):
+            grid.addItem(clock["plot"], 1 + n // columns, n % columns)
+            plot_grid, label = clock["plot"].layout, clock["plot"].titleLabel
+            plot_grid.removeItem(label)
+            if side:
+                plot_grid.addItem(label, 2, 3)
+            else:
+                plot_grid.addItem(label, 0, 0, 1, 3)
+        for row in range(grid.rowCount()):  # rows left empty by fewer rows take no height
+            grid.setRowStretchFactor(row, 0 if row == 0 else 1)
+
+    def _grid_remove(self, item) -> None:
+        grid = self.canvas.ci.layout
+        for index in range(grid.count()):
+            if grid.itemAt(index) is item:
+                grid.removeAt(index)
+                return
+
+    def eventFilter(self, watched, event) -> bool:  # noqa: N802 - Qt override
+        if watched is self.canvas and event.type() == QtCore.QEvent.Type.Resize and not self._fit_queued:
+            # After the resize, not inside it: moving plots between rows while Qt lays the scene out
+            # for the new size crashed (a removed item still in the layout pass).
+            self._fit_queued = True
+            QtCore.QTimer.singleShot(0, self, self._queued_fit)
+        return super().eventFilter(watched, event)
+
+    def _queued_fit(self) -> None:
+        self._fit_queued = False
+        self.fit_titles()
 
     # ------------------------------------------------------------------------------------- internals
     def _build_clocks(self) -> None:
         # A clock's plot is made once and kept: another model changes only which pair it shows and its title
         # (making every plot again took 0.2 s of the window's answer to a loaded model, measured).
         while len(self.clocks) > len(self._pairs):
-            self.canvas.removeItem(self.clocks.pop()["plot"])
+            plot = self.clocks.pop()["plot"]
+            self._grid_remove(plot)  # not canvas.removeItem: its records of the cells are stale (_place)
+            self.canvas.scene().removeItem(plot)
         circle = np.linspace(0.0, 2.0 * np.pi, 97)
         while len(self.clocks) < len(self._pairs):
             n = len(self.clocks)
-            plot = self.canvas.addPlot(row=1 + n // COLUMNS, col=n % COLUMNS, enableMenu=False)
+            plot = self.canvas.addPlot(row=1 + n // self._columns, col=n % self._columns, enableMenu=False)
             plot.hideButtons()
             plot.hideAxis("left")
             plot.hideAxis("bottom")
+            span_title(plot)  # a wrapped title has the clock's whole cell
             plot.setMouseEnabled(x=False, y=False)
             plot.setAspectLocked(True)
             plot.setRange(xRange=(-1.15, 1.15), yRange=(-1.15, 1.15), padding=0)
@@ -234,6 +337,7 @@ class ClockView(QtWidgets.QWidget):
                                 "ghost": plot.plot([], [], pen=_pen(SHIFT_COLOR, 2.5, dash=True)),
                                 "hand": plot.plot([], [], pen=_pen(self._text, 3.5), symbol="o",
                                                   symbolSize=[0, 7], symbolBrush=self._text, symbolPen=None)})
+        self._placed = None  # new plots are placed by the next fit_titles
         speeds = angular_speeds(self._d_model)
         for clock, pair in zip(self.clocks, self._pairs):
             s, c = pair_columns(pair, self._d_model, self._layout)
@@ -308,6 +412,12 @@ class ClockView(QtWidgets.QWidget):
 
     def _tick(self) -> None:
         self.set_position(0 if self._position >= self._last else self._position + 1)
+
+    def showEvent(self, event) -> None:  # noqa: N802 - Qt override
+        super().showEvent(event)
+        if not self._fit_queued:  # the font or the model may have changed while the tab was hidden
+            self._fit_queued = True
+            QtCore.QTimer.singleShot(0, self, self._queued_fit)
 
     def hideEvent(self, event) -> None:  # noqa: N802 - Qt override
         self.set_playing(False)  # a hidden clock must not keep the CPU busy

@@ -8,15 +8,20 @@ it; the band shows where that begins.
 
 from __future__ import annotations
 
-import pyqtgraph as pg
-from PySide6 import QtCore, QtWidgets
+import math
 
+import pyqtgraph as pg
+from PySide6 import QtCore, QtGui, QtWidgets
+
+from explorer.attention.heatmap import BASE_POINT_SIZE
 from explorer.positional.clock_view import UNSEEN, ClockView
+from explorer.positional.fitting import wrap_text_item
 from explorer.positional.table_view import PositionalEncodingView
 from explorer.ui.i18n import tr
 
 PARTS = ("pe", "clock")
 VEIL = (255, 255, 255, 150)
+NOTE_MARGIN = 4  # px around the note's lines (the text document's margin)
 FAR = 1e6  # the band's far edge: past any number of positions the table can show
 
 
@@ -82,6 +87,7 @@ class PositionalTab(QtWidgets.QTabWidget):
         self._table.pe_plot.addItem(self._band_label)
         self._table.sim_plot.addItem(self._sim_h)
         self._table.sim_plot.addItem(self._sim_v)
+        self._table.pe_plot.vb.sigResized.connect(self._fit_band_label)
         # What the tab was told before it had parts, in the order the window tells it.
         if self._font_scale is not None:
             self.set_font_scale(self._font_scale)
@@ -125,7 +131,7 @@ class PositionalTab(QtWidgets.QTabWidget):
         if self.table.pe_array().shape[0] < wanted:
             self.table.set_positions(wanted)
         self._band.setRegion((edge, FAR))
-        self._band_label.setPos(0, edge)
+        self._fit_band_label()
         self._sim_h.setValue(edge)
         self._sim_v.setValue(edge)
 
@@ -169,6 +175,7 @@ class PositionalTab(QtWidgets.QTabWidget):
             return  # built later, with tr() in the language of that moment
         self._band_label.setText(tr(UNSEEN))
         self.clock.unseen_label.setText(tr(UNSEEN))
+        self._fit_band_label()
 
     def set_font_scale(self, f: float) -> None:
         self._font_scale = f
@@ -176,6 +183,35 @@ class PositionalTab(QtWidgets.QTabWidget):
             return
         self.table.set_font_scale(f)
         self.clock.set_font_scale(f)
+        self._note_points = BASE_POINT_SIZE * max(0.5, float(f))  # the table's numbers' size: it is one
+        self._fit_band_label()
+
+    def _fit_band_label(self) -> None:
+        """The 'never seen in training' note whole inside the table: wrapped to the table's width (the
+        plots side by side under the formula dock, or zoomed, cut it at the colour bar) and under the
+        band's edge where the unseen rows have the height for it, else just above the edge."""
+        if not self.is_built() or self._train_length <= 0:
+            return
+        box = self._table.pe_plot.vb
+        if box.width() <= 0 or box.height() <= 0:
+            return
+        edge = self._train_length - 0.5
+        view = box.sceneBoundingRect()
+        left = box.mapViewToScene(QtCore.QPointF(0, edge))
+        # Two lines at most, smaller (to 0.7 ×) where it needs more: under the dock at zoom +2 the table
+        # is ~95 px wide, and three lines of the note hid most of it.
+        points = getattr(self, "_note_points", BASE_POINT_SIZE)
+        for factor in (1.0, 0.9, 0.8, 0.7):
+            font = QtGui.QFont(self._band_label.textItem.font())
+            font.setPointSizeF(points * factor)
+            self._band_label.setFont(font)
+            wrap_text_item(self._band_label, view.right() - left.x() - 2)
+            tall = self._band_label.boundingRect().height()
+            if tall <= 2 * math.ceil(QtGui.QFontMetricsF(font).lineSpacing()) + 2 * NOTE_MARGIN + 1:
+                break
+        # Its top at the edge, or as low as the table lets it be; never above the table's top.
+        top = max(view.top(), min(left.y(), view.bottom() - tall))
+        self._band_label.setPos(0, box.mapSceneToView(QtCore.QPointF(left.x(), top)).y())
 
     def set_colormap(self, name: str) -> None:
         self._colormap = name

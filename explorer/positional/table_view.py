@@ -12,7 +12,7 @@ import numpy as np
 import pyqtgraph as pg
 from PySide6 import QtCore, QtGui, QtWidgets
 
-from explorer.attention.heatmap import BASE_POINT_SIZE, release_title_width
+from explorer.attention.heatmap import BASE_POINT_SIZE
 from explorer.attention.lines_view import head_color
 from explorer.positional.encoding import (
     default_dimensions,
@@ -22,11 +22,13 @@ from explorer.positional.encoding import (
     sinusoidal_pe_at,
     wavelength,
 )
+from explorer.positional.fitting import span_title, thin_ticks, wrap_title
 from explorer.ui.colormaps import DEFAULT_COLORMAP, DIVERGING_COLORMAP, get_colormap
 from explorer.ui.flow_layout import FlowLayout
 from explorer.ui.i18n import tr
 
 _MARK = "#d62728"
+MIN_PLOT = 60  # px: under this the curves' plot (the shorter row of two) is too flat to read
 
 
 def _marker_pen() -> QtGui.QPen:
@@ -77,8 +79,9 @@ class PositionalEncodingView(QtWidgets.QWidget):
         self.pe_plot = self.canvas.addPlot(row=0, col=0, enableMenu=False)
         self.sim_plot = self.canvas.addPlot(row=0, col=1, enableMenu=False)
         self.curve_plot = self.canvas.addPlot(row=1, col=0, colspan=2, enableMenu=False)
-        self.canvas.ci.layout.setRowStretchFactor(0, 3)
-        self.canvas.ci.layout.setRowStretchFactor(1, 2)
+        self._one_row = False  # the three plots side by side, when the canvas is too short for two rows
+        self._stretch_rows()
+        self.canvas.installEventFilter(self)
         for plot in (self.pe_plot, self.sim_plot):
             plot.invertY(True)
             plot.hideButtons()
@@ -92,6 +95,11 @@ class PositionalEncodingView(QtWidgets.QWidget):
         self.sim_bar = pg.ColorBarItem(values=(0, 1), colorMap=get_colormap(DEFAULT_COLORMAP),
                                        interactive=False, colorMapMenu=False, width=14)
         self.sim_bar.setImageItem(self.sim_image, insert_in=self.sim_plot)
+        for axis in (self.pe_bar.axis, self.sim_bar.axis, *(p.getAxis("left") for p in self.plots())):
+            thin_ticks(axis)
+        for plot in self.plots():
+            span_title(plot)
+            plot.titleLabel.geometryChanged.connect(lambda plot=plot: self._fit_title(plot))
         self.curve_plot.showGrid(x=True, y=True, alpha=0.25)
         self.curve_plot.setYRange(-1.1, 1.1, padding=0)
         # The legend is a row of labels under the plots that wraps when narrow: inside the plot its
@@ -146,7 +154,8 @@ class PositionalEncodingView(QtWidgets.QWidget):
                 self._dims = default_dimensions(self._d_model)
         if layout is not None:
             self._layout = "halves" if layout == "halves" else "interleaved"
-            self.pe_plot.setTitle(self.pe_title(), color=self._text.name(), size=self._title_size)
+            self._titles[self.pe_plot] = self.pe_title()
+            self._fit_title(self.pe_plot, force=True)
         if positions is not None:
             self._positions = max(2, int(positions))
         self._recompute()
@@ -196,18 +205,26 @@ class PositionalEncodingView(QtWidgets.QWidget):
         """Colour map of PE·PEᵀ (the PE table keeps its diverging map: its values are signed)."""
         self.sim_bar.setColorMap(get_colormap(name))
 
+    def plots(self) -> tuple[pg.PlotItem, pg.PlotItem, pg.PlotItem]:
+        return self.pe_plot, self.sim_plot, self.curve_plot
+
+    def one_row(self) -> bool:
+        """Whether the three plots stand side by side (a short canvas: under the formula dock)."""
+        return self._one_row
+
     def set_font_scale(self, f: float) -> None:
-        font = QtGui.QFont(self.font())
+        font = self._font = QtGui.QFont(self.font())
         font.setPointSizeF(BASE_POINT_SIZE * max(0.5, float(f)))
-        size = self._title_size = f"{BASE_POINT_SIZE * 1.1 * max(0.5, float(f)):.1f}pt"
+        self._title_points = BASE_POINT_SIZE * 1.1 * max(0.5, float(f))
+        size = f"{self._title_points:.1f}pt"
         titles = {
             self.pe_plot: (self.pe_title(), tr("dimension i"), tr("position")),
             self.sim_plot: (tr("Similarity PE·PEᵀ"), tr("position"), tr("position")),
             self.curve_plot: (tr("Chosen dimensions over position"), tr("position"), tr("PE value")),
         }
+        self._titles = {plot: texts[0] for plot, texts in titles.items()}
         for plot, (title, bottom, left) in titles.items():
-            plot.setTitle(title, color=self._text.name(), size=size)
-            release_title_width(plot)
+            self._fit_title(plot, force=True)
             for name, text in (("bottom", bottom), ("left", left)):
                 axis = plot.getAxis(name)
                 axis.setStyle(tickFont=font)
@@ -220,6 +237,57 @@ class PositionalEncodingView(QtWidgets.QWidget):
             bar.axis.setWidth(None)
             bar.axis.setPen(self._text)
             bar.axis.setTextPen(self._text)
+        self._arrange()
+
+    # ------------------------------------------------------------------------------------ fitting
+    def eventFilter(self, watched, event) -> bool:  # noqa: N802 - Qt override
+        if watched is self.canvas and event.type() == QtCore.QEvent.Type.Resize:
+            self._arrange()
+        return super().eventFilter(watched, event)
+
+    def _arrange(self) -> None:
+        """Two rows (the table and PE·PEᵀ over the curves) or, where the curves would be flatter than
+        MIN_PLOT, one: under the formula dock at 1024 × 768 the canvas has ~210 px, which two rows cut to
+        a few pixels of plot each. The rows' chrome (a title, ticks and an axis label) is measured."""
+        line = QtGui.QFontMetricsF(self._font).height()
+        chrome = 4 * line + 10
+        one_row = 0.4 * self.canvas.height() - chrome < MIN_PLOT
+        # Equal shares of the width, whatever the titles' own preferred widths: left to pyqtgraph, the
+        # table's long title took half of one row and left the curves 90 px.
+        share = max(1.0, self.canvas.width() / (3 if one_row else 2) - 8)
+        for plot in self.plots():
+            plot.setPreferredWidth(share if one_row or plot is not self.curve_plot else 2 * share)
+        if one_row == self._one_row:
+            return
+        self._one_row = one_row
+        layout = self.canvas.ci
+        for plot in self.plots():
+            layout.removeItem(plot)
+        layout.addItem(self.pe_plot, row=0, col=0)
+        layout.addItem(self.sim_plot, row=0, col=1)
+        if one_row:
+            layout.addItem(self.curve_plot, row=0, col=2)
+        else:
+            layout.addItem(self.curve_plot, row=1, col=0, colspan=2)
+        self._stretch_rows()
+
+    def _stretch_rows(self) -> None:
+        grid = self.canvas.ci.layout
+        grid.setRowStretchFactor(0, 1 if self._one_row else 3)
+        grid.setRowStretchFactor(1, 0 if self._one_row else 2)
+        for col in range(3):
+            grid.setColumnStretchFactor(col, 1)
+
+    def _fit_title(self, plot: pg.PlotItem, force: bool = False) -> None:
+        """The plot's title, wrapped where it is wider than the plot (its label spans it: span_title)."""
+        titles = getattr(self, "_titles", None)
+        if not titles:
+            return
+        room = max(40.0, plot.titleLabel.geometry().width() - 4)
+        if not force and abs(room - getattr(plot, "_title_room", -1.0)) < 0.5:
+            return
+        plot._title_room = room
+        wrap_title(plot, titles[plot], self._text.name(), self._title_points, room)
 
     def _add_legend_entry(self, color: QtGui.QColor, name: str) -> None:
         entry = QtWidgets.QWidget()
