@@ -118,6 +118,7 @@ class TranslatePanel(QWidget):
         self.history_list.setToolTip("Click a sentence to translate it again")
         self.history_list.itemClicked.connect(lambda item: self.use_history(item.text()))
         self.history_list.itemActivated.connect(lambda item: self.use_history(item.text()))
+        self.history_list.rows_resized.connect(self._fit_boxes)  # a zoom's font reaches the list late
         # Boxes sized to what they hold: a box kept at its largest (five lines for a two-line translation,
         # five rows for one sentence) left blank gaps and pushed the model facts below a 1024 × 768 screen.
         for edit in (self.source_edit, self.translation_view):

@@ -5,6 +5,7 @@ whole sentence, in English and Chinese (fake model, no torch)."""
 from __future__ import annotations
 
 import pytest
+from PySide6.QtGui import QFontInfo, QFontMetrics
 from PySide6.QtWidgets import QApplication
 
 from explorer.ui.elided_list import ElidedList
@@ -65,3 +66,35 @@ def test_rows_follow_the_lists_width(qtbot):
     qtbot.waitUntil(lambda: view.visualItemRect(view.item(0)).width() == view.viewport().width() > 250)
     assert view.horizontalScrollBar().maximum() == 0
     assert [view.item(i).toolTip() for i in range(3)] == [LONG[1], "short", LONG[0]]
+
+
+def test_the_recent_rows_stay_whole_when_zoomed_after_them(qtbot, loaded):
+    """Sentences first, Ctrl+= after: the list's height followed its rows' old height, and the third
+    sentence was cut in half (its rows grow with the font only once the font has reached the list)."""
+    win = loaded
+    win.resize(*CLIENT)
+    qtbot.waitUntil(lambda: (win.width(), win.height()) == CLIENT)
+    win.fit_sidebar()
+    win.reset_zoom()
+    panel = win.translate_panel
+    for sentence in (*LONG[:2], "The cat sat on the mat."):  # a short one last, as the screenshots' sentence
+        panel.set_text(sentence)
+        with qtbot.waitSignal(win.controller.translation_ready, timeout=TIMEOUT):
+            panel.request_translation()
+    history = panel.history_list
+    assert history.count() == 4  # the window's own first sentence, then these three
+    win.zoom_in()
+    win.zoom_in()
+
+    # The zoomed font reaches the list after the window's zoom has returned: wait for it, then for rows.
+    qtbot.waitUntil(lambda: history.sizeHintForRow(0) >= history.fontMetrics().height()
+                    and QFontInfo(history.font()).pixelSize() == QFontInfo(QApplication.font()).pixelSize())
+    row = history.sizeHintForRow(0)
+    assert row >= QFontMetrics(QApplication.font()).height()
+
+    def whole() -> bool:
+        last = history.visualItemRect(history.item(history.count() - 1))
+        return last.height() == row and last.bottom() < history.viewport().height()
+
+    qtbot.waitUntil(whole, timeout=2000)
+    assert history.verticalScrollBar().maximum() == 0
