@@ -9,6 +9,7 @@ from PySide6.QtGui import QFontInfo, QFontMetricsF
 from PySide6.QtWidgets import QApplication
 
 from explorer.lecture.step_heatmap import fit_title
+from explorer.ui.i18n import tr
 
 TIMEOUT = 10_000
 CLIENT = (1008, 728)  # what a 1024 × 768 screen leaves the window inside its frame
@@ -68,8 +69,11 @@ def test_the_step_titles_keep_off_the_colour_bar_and_are_whole_at_x1(qtbot, step
     _set_dock(qtbot, win, dock)
     maps = win.step_view.maps
     qtbot.waitUntil(lambda: _titles_clear(win), timeout=2000)
-    for heatmap in (maps.decoder, maps.cross):
-        lines = heatmap.title_lines()
+    titles = ((maps.decoder, "Decoder masked self-attention"), (maps.cross, "Cross-attention over the source"))
+    for heatmap, title in titles:
+        lines, title = heatmap.title_lines(), tr(title)
+        # Wrapped or shortened, the whole title is the map's tooltip.
+        assert heatmap.canvas.toolTip() == ("" if lines == [title] else title)
         if zoom == 0:  # at ×1 there is room for every title whole, on one line or two
             assert not any("…" in line for line in lines), lines
         # What is drawn is what was fitted: the title's text item holds those lines.
