@@ -560,6 +560,14 @@ B 的译文：{text}</translation>
       <translation>对源语言的交叉注意力</translation>
     </message>
     <message>
+      <source>Masked self-attention</source>
+      <translation>掩码自注意力</translation>
+    </message>
+    <message>
+      <source>Cross-attention</source>
+      <translation>交叉注意力</translation>
+    </message>
+    <message>
       <source>Key (source)</source>
       <translation>键（源语言）</translation>
     </message>

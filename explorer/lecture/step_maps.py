@@ -4,19 +4,27 @@ cross-attention rows so far with the current step's row boxed over the source.
 Both keep the frame of the finished translation (T rows; T or S columns) from the first step, so the
 cells do not jump in size as rows arrive: the rows still to come are empty space, not zeros, and their
 pieces are not named yet (the class should not read the answer before the model has chosen it).
+
+The two share the tab's width by what their key labels need (``share_width``), not half and half: on a
+1024-px projector zoomed twice, half of it left the cross-attention's eleven source words 16 px each,
+and the axis set them in 10-pt type, every other one; they also share one colour bar. The
+cross-attention's keys come first: they are the words the class reads the boxed row against, while the
+decoder's keys repeat its own rows' labels.
 """
 
 from __future__ import annotations
 
 import numpy as np
-from PySide6 import QtCore, QtWidgets
+from PySide6 import QtCore, QtGui, QtWidgets
 
-from explorer.attention.heatmap import CELL_NUMBERS_MAX, HeatmapView
+from explorer.attention.heatmap import CELL_NUMBERS_MAX
 from explorer.attention.mask_overlay import highlight_box
+from explorer.lecture.step_heatmap import StepHeatmap
 from explorer.ui.i18n import tr
 from model.records import AttentionMaps
 
 HIGHLIGHT = "#ff3b30"  # the heatmap's hover red: "this row is the step now"
+CROSS_MAX_SHARE = 0.65  # of the width, when the two cannot both have their labels' room
 
 
 def head_matrix(maps: AttentionMaps, kind: str, layer: int, head: int | None) -> np.ndarray:
@@ -30,19 +38,22 @@ class StepMaps(QtWidgets.QWidget):
 
     def __init__(self, parent=None) -> None:
         super().__init__(parent)
-        self.decoder = HeatmapView()
-        self.cross = HeatmapView()
+        self.decoder = StepHeatmap()
+        self.cross = StepHeatmap()
         self._box = highlight_box(HIGHLIGHT, 9)
         self.cross.add_overlay(self._box)
+        # One colour bar, the cross-attention's at the right, for both: the same 0–1 scale and colour
+        # map; the decoder's own took 80 of its ~250 px at zoom +2, which its keys needed.
+        self.decoder.drop_colour_bar()
         self._maps: AttentionMaps | None = None
         self._args: tuple = (None, 0, None, 0)
         self._font_scale = 1.0
         self._shown = (np.zeros((0, 0), np.float32), np.zeros((0, 0), np.float32))
-        layout = QtWidgets.QHBoxLayout(self)
-        layout.setContentsMargins(0, 0, 0, 0)
-        layout.setSpacing(4)
-        layout.addWidget(self.decoder, 1)
-        layout.addWidget(self.cross, 1)
+        self._layout = QtWidgets.QHBoxLayout(self)
+        self._layout.setContentsMargins(0, 0, 0, 0)
+        self._layout.setSpacing(4)
+        self._layout.addWidget(self.decoder, 1)
+        self._layout.addWidget(self.cross, 1)
 
     def set_step(self, maps: AttentionMaps | None, layer: int, head: int | None, step: int) -> None:
         """Show the maps after ``step`` pieces have been chosen (1..T); head None = mean over heads."""
@@ -58,6 +69,8 @@ class StepMaps(QtWidgets.QWidget):
         rows = maps.target_tokens[:t]
         self.decoder.cell_numbers_max = self._numbers_max(n_target, n_target)
         self.cross.cell_numbers_max = self._numbers_max(n_target, n_source)
+        self.decoder.short_title = tr("Masked self-attention")
+        self.cross.short_title = tr("Cross-attention")
         self.decoder.set_matrix(dec, rows, rows, masked=maps.masked("decoder")[:t, :t],
                                 title=tr("Decoder masked self-attention"),
                                 row_title=tr("Query (decoder input)"), col_title=tr("Key (decoder input)"))
@@ -70,6 +83,26 @@ class StepMaps(QtWidgets.QWidget):
         self._box.setRect(QtCore.QRectF(-0.5, t - 1.5, n_source, 1.0))
         self._box.show()
         self._shown = (dec.astype(np.float32), cross.astype(np.float32))
+        self.share_width(n_target, n_source)
+
+    def share_width(self, n_target: int, n_source: int) -> None:
+        """Stretch the two maps so each has a line of its key labels' type per column (what the axis
+        needs to write every label upright, unshrunk), the rest in proportion; short of that, the
+        cross-attention first, up to CROSS_MAX_SHARE of the width. Measured on the maps as laid out:
+        the room around each map's cells (axes, colour bar) does not change with its width."""
+        views = (self.decoder, self.cross)
+        if any(v.plot.vb.width() < 2 for v in views):
+            return  # not laid out yet: the first resize shares it
+        cell = QtGui.QFontMetricsF(self.cross.key_font()).height()
+        needs = [v.canvas.width() - v.plot.vb.width() + n * cell for v, n in zip(views, (n_target, n_source))]
+        total = self.width() - self._layout.spacing()
+        if sum(needs) <= total:
+            widths = needs
+        else:
+            cross = min(needs[1], CROSS_MAX_SHARE * total)
+            widths = [total - cross, cross]
+        for i, width in enumerate(widths):
+            self._layout.setStretch(i, max(1, round(width)))
 
     @staticmethod
     def _numbers_max(rows: int, cols: int) -> int:
@@ -103,3 +136,5 @@ class StepMaps(QtWidgets.QWidget):
         self._font_scale = max(0.5, float(f))
         self.decoder.set_font_scale(f)
         self.cross.set_font_scale(f)
+        if self._maps is not None:  # the labels' type changed the room they need: share again
+            QtCore.QTimer.singleShot(0, self, lambda: self.set_step(*self._args))

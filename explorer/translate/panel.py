@@ -15,7 +15,6 @@ from PySide6.QtGui import QGuiApplication, QKeySequence, QShortcut, QTextCharFor
 from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
-    QListWidget,
     QPlainTextEdit,
     QPushButton,
     QSizePolicy,
@@ -26,6 +25,7 @@ from PySide6.QtWidgets import (
 
 from explorer.translate.confidence import PieceToolTips, show_confidence
 from explorer.translate.sentence_table import SentenceTable, paragraph_counts, show_paragraph_text
+from explorer.ui.elided_list import ElidedList
 from explorer.ui.i18n import tr
 from explorer.ui.style import make_error, make_heading, make_muted, make_primary, scaled_font
 
@@ -114,10 +114,11 @@ class TranslatePanel(QWidget):
         self.copy_button.clicked.connect(self.copy_translation)
         self.copy_button.setEnabled(False)
 
-        self.history_list = QListWidget()
+        self.history_list = ElidedList()  # a long sentence ends in "…" (whole in its tooltip), no sideways scroll
         self.history_list.setToolTip("Click a sentence to translate it again")
         self.history_list.itemClicked.connect(lambda item: self.use_history(item.text()))
         self.history_list.itemActivated.connect(lambda item: self.use_history(item.text()))
+        self.history_list.rows_resized.connect(self._fit_boxes)  # a zoom's font reaches the list late
         # Boxes sized to what they hold: a box kept at its largest (five lines for a two-line translation,
         # five rows for one sentence) left blank gaps and pushed the model facts below a 1024 × 768 screen.
         for edit in (self.source_edit, self.translation_view):

@@ -22,7 +22,7 @@ VIEWS = {f"explorer.{package}.{name}" for package, names in {
                   "lines_view", "mask_overlay", "panel", "panel_export", "panel_keys", "removed_tiles", "token_axis",
                   "tokens"),
     "positional": ("clock", "clock_table", "clock_view", "encoding", "tab", "table_view"),
-    "lecture": ("formula_view", "step_bars", "step_beam", "step_maps", "step_view"),
+    "lecture": ("formula_view", "step_bars", "step_beam", "step_heatmap", "step_maps", "step_view"),
     "training": ("curves",),
     "workbench": ("alignment_view", "importance_view", "run_bar", "stats_view", "value_grid"),
 }.items() for name in names}
