@@ -171,6 +171,10 @@ def apply_config(window, config: str):
         window.zoom_in()
     window.resize(width, height)
     yield SETTLE_MS
+    # Each picture shows the window as opened at its size: the sentence column shared as at first show,
+    # not as the previous (wider) picture left the splitter.
+    window.fit_sidebar()
+    yield SETTLE_MS
 
 
 def show(window, view: str, got: list):

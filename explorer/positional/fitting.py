@@ -56,30 +56,45 @@ def spaced_values(lo: float, hi: float, step: float, margin: float) -> tuple[flo
     return (step / 2, halves) if len(halves) > len(values) else (step, values)
 
 
+def thinned_levels(levels, lo: float, hi: float, size: float, line: float):
+    """pyqtgraph's tick ``levels`` [(spacing, values)] for an axis ``size`` px long showing lo..hi, less
+    the levels whose labels (``line`` px tall) would overlap; when none is left, one level with a step
+    that leaves room."""
+    if not levels or hi == lo:
+        return levels
+    need = label_step(lo, hi, size, line)
+    kept = [(spacing, values) for spacing, values in levels if spacing >= need * (1 - 1e-9)]
+    if kept:
+        return kept
+    return [spaced_values(lo, hi, nice_step(need), 0.5 * line * abs(hi - lo) / max(1.0, size))]
+
+
 def thin_ticks(axis) -> None:
-    """Make a vertical axis drop tick labels that would overlap, at every redraw (its length and range
-    are only known then): the levels whose spacing leaves a line height between labels are kept; when
-    none does, one level with a step that does. The axis' own ``tickValues`` is wrapped, per instance,
-    because the colour bars make their axes themselves (no subclass can be passed in)."""
-    if getattr(axis, "_thinned", False):
+    """Give a vertical axis the tick labels of ``thinned_levels`` for its length and range now.
+
+    Called again whenever either changes (``keep_ticks_thinned``). Through the axis' public ``setTicks``:
+    the colour bars make their axes themselves, so no AxisItem subclass can be put in their place."""
+    if axis.orientation not in ("left", "right"):
         return
-    original = axis.tickValues
+    lo, hi = axis.range
+    size = axis.geometry().height()
+    if size <= 1:
+        return
+    axis.setTicks(None)  # pyqtgraph's own levels for this length, then thinned
+    levels = thinned_levels(axis.tickValues(lo, hi, size), lo, hi, size,
+                            QtGui.QFontMetricsF(tick_font(axis)).height())
+    scale = axis.autoSIPrefixScale * axis.scale
+    axis.setTicks([[(v, s) for v, s in zip(values, axis.tickStrings(values, scale, spacing))]
+                   for spacing, values in levels])
 
-    def tick_values(lo, hi, size):
-        levels = original(lo, hi, size)
-        if axis.orientation not in ("left", "right") or not levels or hi == lo:
-            return levels
-        line = QtGui.QFontMetricsF(tick_font(axis)).height()
-        need = label_step(lo, hi, size, line)
-        kept = [(spacing, values) for spacing, values in levels if spacing >= need * (1 - 1e-9)]
-        if kept:
-            return kept
-        return [spaced_values(lo, hi, nice_step(need), 0.5 * line * abs(hi - lo) / max(1.0, size))]
 
-    axis.tickValues = tick_values
-    axis._thinned = True
-    axis.picture = None  # drawn again with the new rule
-    axis.update()
+def keep_ticks_thinned(axis) -> None:
+    """Thin ``axis``' labels now and whenever its length or its range changes."""
+    axis.geometryChanged.connect(lambda: thin_ticks(axis))
+    view = axis.linkedView()
+    if view is not None:
+        view.sigYRangeChanged.connect(lambda *_: thin_ticks(axis))
+    thin_ticks(axis)
 
 
 def span_title(plot) -> None:

@@ -22,7 +22,7 @@ from explorer.positional.encoding import (
     sinusoidal_pe_at,
     wavelength,
 )
-from explorer.positional.fitting import span_title, thin_ticks, wrap_title
+from explorer.positional.fitting import keep_ticks_thinned, span_title, wrap_title
 from explorer.ui.colormaps import DEFAULT_COLORMAP, DIVERGING_COLORMAP, get_colormap
 from explorer.ui.flow_layout import FlowLayout
 from explorer.ui.i18n import tr
@@ -44,6 +44,7 @@ class PositionalEncodingView(QtWidgets.QWidget):
         super().__init__(parent)
         self._d_model, self._positions, self._sentence = 512, 100, 0
         self._layout = "interleaved"  # the loaded model's (ModelConfig.pe_layout)
+        self._title_rooms: dict = {}  # plot → the width its title was last fitted to
         self._dims = default_dimensions(self._d_model)
         self._pe = np.zeros((0, 0), np.float32)
         self._sim = np.zeros((0, 0), np.float32)
@@ -96,7 +97,7 @@ class PositionalEncodingView(QtWidgets.QWidget):
                                        interactive=False, colorMapMenu=False, width=14)
         self.sim_bar.setImageItem(self.sim_image, insert_in=self.sim_plot)
         for axis in (self.pe_bar.axis, self.sim_bar.axis, *(p.getAxis("left") for p in self.plots())):
-            thin_ticks(axis)
+            keep_ticks_thinned(axis)
         for plot in self.plots():
             span_title(plot)
             plot.titleLabel.geometryChanged.connect(lambda plot=plot: self._fit_title(plot))
@@ -284,9 +285,9 @@ class PositionalEncodingView(QtWidgets.QWidget):
         if not titles:
             return
         room = max(40.0, plot.titleLabel.geometry().width() - 4)
-        if not force and abs(room - getattr(plot, "_title_room", -1.0)) < 0.5:
+        if not force and abs(room - self._title_rooms.get(plot, -1.0)) < 0.5:
             return
-        plot._title_room = room
+        self._title_rooms[plot] = room
         wrap_title(plot, titles[plot], self._text.name(), self._title_points, room)
 
     def _add_legend_entry(self, color: QtGui.QColor, name: str) -> None:
