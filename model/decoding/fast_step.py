@@ -46,6 +46,7 @@ def _int8_linear():
 # thread, interleaved: the 4 × 256 block times the 8,000 × 256 output table 1.8–2.9 ms plain against
 # 0.2–0.7 ms packed, and a beam-4 translation 20–30% faster again with the layers' products packed too.
 _PACKED: WeakIdKeyDictionary = WeakIdKeyDictionary()
+PACKED_ROWS = 2  # the fewest rows (beams, sentences) a step multiplies through the packed copies
 
 
 @functools.cache
@@ -77,7 +78,13 @@ def _packed(weight: Tensor, bias: Tensor | None, rows: slice | None = None):
             held = (weight._version, torch.ops.mkldnn._reorder_linear_weight(w, 4), b)
         copies[key] = held
     _, packed, b = held
-    return lambda x: torch.ops.mkldnn._linear_pointwise(x.contiguous(), packed, b, "none", [], "")
+    w, full_b = (weight, bias) if rows is None else (weight[rows], None if bias is None else bias[rows])
+
+    def product(x: Tensor) -> Tensor:
+        if x.size(0) < PACKED_ROWS:  # one row: the plain product is as fast or faster (measured)
+            return F.linear(x, w, full_b)
+        return torch.ops.mkldnn._linear_pointwise(x.contiguous(), packed, b, "none", [], "")
+    return product
 
 
 def _projection(linear: nn.Module, rows: slice | None = None):
