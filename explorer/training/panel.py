@@ -29,6 +29,10 @@ from explorer.ui.scroll import ColumnScrollArea
 from model.choices import UserError, corpus_options
 from model.records import TrainProgress, Translation
 
+# The probe's maps' share of the tab's height once a run has sent its first probe. The class watches
+# the maps form; the top keeps the log's last lines, the buttons and the numbers (the curves scroll).
+# At 60 % a 1024 x 768 screen left the map ~105 px tall, its "Query: target token" title cut to "Query: tar…".
+MAPS_SHARE = 0.72
 STATE_TEXT = {"idle": N_("Ready"), "preparing": N_("Preparing the data…"), "training": N_("Training"),
               "paused": N_("Paused"), "stopping": N_("Stopping — saving a checkpoint…")}
 
@@ -340,5 +344,6 @@ class TrainPanel(QtWidgets.QWidget):
         if self.replay.add(step, translation):
             # The first probe: hand the maps most of the height (the form had it until now).
             top, bottom = self.split.sizes()
-            if bottom < 0.55 * (top + bottom):
-                self.split.setSizes([int(0.4 * (top + bottom)), int(0.6 * (top + bottom))])
+            total = top + bottom
+            if bottom < MAPS_SHARE * total - 1:
+                self.split.setSizes([total - round(MAPS_SHARE * total), round(MAPS_SHARE * total)])

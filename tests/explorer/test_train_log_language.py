@@ -115,5 +115,5 @@ def test_the_chinese_train_log_holds_no_english_line_after_a_run_starts(qtbot, t
     assert "generated pairs" in started[0].message  # the model's English, as it came
     lines = [line.split("  ", 1)[1] for line in panel.log_lines()]
     assert any(line.startswith("任务 reverse：生成了 500 个句对") for line in lines), lines
-    for line in lines:  # the start, the data report, the stop and its checkpoint
-        assert english_words(line, str(out), "reverse") == [], line
+    for line in lines:  # the start, the data report, the stop and its checkpoint (a folder: data)
+        assert english_words(re.sub(re.escape(str(out)) + r"\S*", " ", line), "reverse") == [], line
