@@ -356,6 +356,10 @@ class HeatmapView(QtWidgets.QWidget):
         self._left.setLabel(row_title, **style)
         self._bottom.setLabel(col_title, **style)
         self.color_bar.axis.setLabel(bar_title, **style)
+        # pyqtgraph places an axis' title only when the axis is resized: a title cut a turn after the
+        # resize stayed where the longer one had been centred, and ran off the canvas (")uery: target token").
+        for axis in (self._left, self._bottom, self.color_bar.axis):
+            axis.resizeEvent()
 
     def _rebuild_cell_numbers(self) -> None:
         # Numbers in cells are for teaching small examples; past ~12 tokens they become noise.

@@ -30,9 +30,10 @@ from model.choices import UserError, corpus_options
 from model.records import TrainProgress, Translation
 
 # The probe's maps' share of the tab's height once a run has sent its first probe. The class watches
-# the maps form; the top keeps the log's last lines, the buttons and the numbers (the curves scroll).
-# At 60 % a 1024 x 768 screen left the map ~105 px tall, its "Query: target token" title cut to "Query: tar…".
-MAPS_SHARE = 0.72
+# the maps form; on a short tab (a 768-px projector) the top keeps only the log's last lines, the buttons
+# and the numbers (the curves scroll): at 60 % there the map was ~105 px tall, its "Query: target token"
+# title cut to "Query: tar…". A taller tab (a desk) keeps room for the curves.
+MAPS_SHARE, SHORT_TAB_MAPS_SHARE, SHORT_TAB_PX = 0.6, 0.72, 800
 STATE_TEXT = {"idle": N_("Ready"), "preparing": N_("Preparing the data…"), "training": N_("Training"),
               "paused": N_("Paused"), "stopping": N_("Stopping — saving a checkpoint…")}
 
@@ -345,5 +346,6 @@ class TrainPanel(QtWidgets.QWidget):
             # The first probe: hand the maps most of the height (the form had it until now).
             top, bottom = self.split.sizes()
             total = top + bottom
-            if bottom < MAPS_SHARE * total - 1:
-                self.split.setSizes([total - round(MAPS_SHARE * total), round(MAPS_SHARE * total)])
+            maps = round((SHORT_TAB_MAPS_SHARE if total < SHORT_TAB_PX else MAPS_SHARE) * total)
+            if bottom < maps - 1:
+                self.split.setSizes([total - maps, maps])

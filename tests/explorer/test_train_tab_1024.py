@@ -96,6 +96,26 @@ def test_the_probe_map_is_tall_enough_for_its_axis_titles(train_tab, qtbot):
         assert view.contains(shown), (label.toPlainText(), shown, view)
 
 
+@pytest.mark.parametrize("train_tab", [("en", 0), ("zh_CN", 2)], indirect=True, ids=["en-zoom0", "zh_CN-zoom2"])
+def test_the_axis_titles_stay_centred_on_the_map_when_the_window_shrinks(train_tab, qtbot):
+    """From a desk's size back to the projector's: the titles are cut to the smaller map a turn after the
+    resize, and a title placed for its longer text ran off the canvas' bottom (")uery: target token")."""
+    window, panel = train_tab
+    heatmap = panel.attention.heatmap
+    left, bar = heatmap.plot.getAxis("left"), heatmap.color_bar.axis
+    _, title = row_title_room(heatmap)
+    for size in ((1600, 1000), (1024, 768)):
+        window.resize(*size)
+        qtbot.waitUntil(lambda size=size: window.size() == QtCore.QSize(*size))
+        settle()
+    qtbot.waitUntil(lambda: left.labelText == title)  # cut to the short map (its explanation gone)
+    settle()
+    for axis in (left, bar):  # both run up the side of what they label
+        label = axis.label.mapRectToScene(axis.label.boundingRect()).center().y()
+        middle = axis.mapRectToScene(axis.boundingRect()).center().y()
+        assert abs(label - middle) <= 3, (axis.labelText, label, middle)
+
+
 @pytest.mark.parametrize("train_tab", [("en", 2)], indirect=True, ids=["en-zoom2"])
 def test_a_short_replay_keeps_the_statistics_in_a_tooltip_and_a_desk_shows_them(train_tab, qtbot):
     window, panel = train_tab
@@ -179,3 +199,18 @@ def test_a_log_made_shorter_keeps_its_newest_line_in_view(qtbot):
     log.resize(300, 4 * line)
     QtWidgets.QApplication.processEvents()
     assert bar.value() == 0
+
+
+def test_a_desk_keeps_the_curves_their_room_when_the_first_probe_comes(window, qtbot):
+    """Only a short tab (a 768-px projector) hands the maps 72 % of its height; at 1600 x 1000 the top
+    keeps 40 % for the numbers and the curves."""
+    assert set_language(window, "en") == ""
+    window.reset_zoom()
+    window.resize(1600, 1000)
+    qtbot.waitUntil(lambda: window.size() == QtCore.QSize(1600, 1000))
+    assert window.show_tab("Train")
+    panel = window.train_panel
+    for p in (record("start", 0, message="started"), record("probe", 10, probe=make_translation(PROBE))):
+        panel.runner.worker.progress.emit(p)
+    top, maps = panel.split.sizes()
+    assert top + maps > 800 and abs(maps / (top + maps) - 0.6) < 0.01
