@@ -276,6 +276,10 @@ then open the folder it writes with File › Open model folder…</source>
       <translation>无法列出 GPU：{error}</translation>
     </message>
     <message>
+      <source>The GPU ran out of memory. Try fewer batch tokens or a smaller model; the last checkpoint written (if any) is intact.</source>
+      <translation>GPU 显存不足。请减少每批词元数或换用更小的模型；已写入的最后一个检查点（如有）完好无损。</translation>
+    </message>
+    <message>
       <source>{corpus}; {data}</source>
       <translation>{corpus}；{data}</translation>
     </message>

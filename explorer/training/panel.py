@@ -307,8 +307,11 @@ class TrainPanel(QtWidgets.QWidget):
                                  else tr("Stopped at step {step}", step=p.step))
         elif p.event == "error":
             self._outcome = tr("Failed")
-            self.show_error(p.message)
-            self.log(tr("Error: {message}", message=p.message), error=True)
+            # The worker's own sentences have entries (translate); the model's lines of a known form
+            # are said again (model_line); any other error is shown as it came, in English.
+            message = translate(model_line(p.message))
+            self.show_error(message)
+            self.log(tr("Error: {message}", message=message), error=True)
         if self._state == "preparing" and p.event not in ("error", "done", "stopped"):
             self._set_state("training")
         self.record_received.emit(p)

@@ -36,6 +36,9 @@ READING_AND_TOKENIZER = N_("Reading the corpus and training the tokenizer…")
 # Notes with a part that varies go as (template, arguments): the panel formats them on the GUI thread.
 BUILDING_DING = N_("Building the Ding corpus in {folder} (this takes a minute)…")
 NO_GPU_LIST = N_("Could not list the GPUs: {error}")
+# A whole sentence, so the panel can show it in the window's language (translate() on the GUI thread).
+GPU_OUT_OF_MEMORY = N_("The GPU ran out of memory. Try fewer batch tokens or a smaller model; "
+                       "the last checkpoint written (if any) is intact.")
 
 log = logging.getLogger(__name__)
 
@@ -55,8 +58,7 @@ def error_message(exc: BaseException) -> str:
     if isinstance(exc, (UserError, TrainingError)):
         return str(exc)
     if type(exc).__name__ == "OutOfMemoryError" or "out of memory" in str(exc).lower():
-        return ("The GPU ran out of memory. Try fewer batch tokens or a smaller model; "
-                "the last checkpoint written (if any) is intact.")
+        return GPU_OUT_OF_MEMORY
     log.error("unexpected error in the training worker", exc_info=exc)
     return f"Unexpected error: {type(exc).__name__}: {exc}"
 

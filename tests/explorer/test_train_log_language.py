@@ -16,7 +16,7 @@ import pytest
 
 from explorer.training.model_lines import model_line
 from explorer.training.panel import TrainPanel
-from explorer.training.worker import BUILDING_DING, NO_GPU_LIST
+from explorer.training.worker import BUILDING_DING, NO_GPU_LIST, error_message, error_record
 from explorer.ui import i18n
 from model.records import TrainProgress
 
@@ -89,6 +89,18 @@ def test_the_workers_notes_with_a_folder_or_an_error_are_logged_in_chinese(qtbot
     panel.pause()
     panel.resume()
     assert [line.split("  ", 1)[1] for line in panel.log_lines()[-2:]] == ["已暂停", "已继续"]
+
+
+def test_the_workers_out_of_memory_message_is_said_in_chinese(qtbot, chinese):
+    class OutOfMemoryError(RuntimeError):  # torch.cuda's, by name (the worker does not import torch)
+        pass
+
+    panel = TrainPanel()
+    qtbot.addWidget(panel)
+    panel.runner.worker.progress.emit(error_record(error_message(OutOfMemoryError("CUDA out of memory")), step=3))
+    panel.runner.worker.finished.emit()
+    assert panel.error_text().startswith("GPU 显存不足")
+    assert panel.log_lines()[-1].split("  ", 1)[1] == f"错误：{panel.error_text()}"
 
 
 def test_the_chinese_train_log_holds_no_english_line_after_a_run_starts(qtbot, tmp_path, chinese):
