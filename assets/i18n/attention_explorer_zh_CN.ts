@@ -260,6 +260,74 @@ then open the folder it writes with File › Open model folder…</source>
       <translation>错误：{message}</translation>
     </message>
     <message>
+      <source>Resumed</source>
+      <translation>已继续</translation>
+    </message>
+    <message>
+      <source>No checkpoint has been written yet; wait for one or stop the run.</source>
+      <translation>还没有写入检查点；请等待写入或停止训练。</translation>
+    </message>
+    <message>
+      <source>Building the Ding corpus in {folder} (this takes a minute)…</source>
+      <translation>正在 {folder} 中构建 Ding 语料（需要约一分钟）…</translation>
+    </message>
+    <message>
+      <source>Could not list the GPUs: {error}</source>
+      <translation>无法列出 GPU：{error}</translation>
+    </message>
+    <message>
+      <source>The GPU ran out of memory. Try fewer batch tokens or a smaller model; the last checkpoint written (if any) is intact.</source>
+      <translation>GPU 显存不足。请减少每批词元数或换用更小的模型；已写入的最后一个检查点（如有）完好无损。</translation>
+    </message>
+    <message>
+      <source>{corpus}; {data}</source>
+      <translation>{corpus}；{data}</translation>
+    </message>
+    <message>
+      <source>task {task}: {n} generated pairs</source>
+      <translation>任务 {task}：生成了 {n} 个句对</translation>
+    </message>
+    <message>
+      <source>{n} pairs from {source}</source>
+      <translation>从 {source} 读取了 {n} 个句对</translation>
+    </message>
+    <message>
+      <source>; skipped {n} (line {lines})</source>
+      <translation>；跳过 {n} 行（行号 {lines}）</translation>
+    </message>
+    <message>
+      <source>empty source</source>
+      <translation>源句为空</translation>
+    </message>
+    <message>
+      <source>empty target</source>
+      <translation>目标句为空</translation>
+    </message>
+    <message>
+      <source>longer than {n} characters</source>
+      <translation>超过 {n} 个字符</translation>
+    </message>
+    <message>
+      <source>expected 2 tab-separated columns, found {n}</source>
+      <translation>应有 2 列（以制表符分隔），实有 {n} 列</translation>
+    </message>
+    <message>
+      <source>… {n} more</source>
+      <translation>… 另有 {n} 行</translation>
+    </message>
+    <message>
+      <source>{n} training pairs ({long} too long skipped), {valid} validation pairs, vocabulary {vocab}</source>
+      <translation>{n} 个训练句对（跳过 {long} 个过长的），{valid} 个验证句对，词表 {vocab}</translation>
+    </message>
+    <message>
+      <source>saved {path}</source>
+      <translation>已保存 {path}</translation>
+    </message>
+    <message>
+      <source>stopped before the first step; nothing was written</source>
+      <translation>在第一步之前就停止了；没有写入任何内容</translation>
+    </message>
+    <message>
       <source>Checkpoint</source>
       <translation>检查点</translation>
     </message>

@@ -7,6 +7,8 @@ sits in the middle of its row, and the y axis runs downwards like a printed matr
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pyqtgraph as pg
 from PySide6 import QtCore, QtGui, QtWidgets
@@ -341,7 +343,7 @@ class HeatmapView(QtWidgets.QWidget):
         room = self.plot.vb.height() or 0.6 * self.canvas.height()
         metrics = QtGui.QFontMetricsF(font)
         if metrics.horizontalAdvance(row_title) > room:
-            row_title = row_title.split(" (", 1)[0]
+            row_title = re.split(r" \(|（", row_title, maxsplit=1)[0]  # a Chinese title has "（"
         # Still longer than the plot is tall (zoom +2 at 1024 × 768): cut, or it runs past the plot's
         # top and bottom and is clipped at both ends; the colour bar's title likewise.
         elide = QtCore.Qt.TextElideMode.ElideRight
@@ -354,6 +356,10 @@ class HeatmapView(QtWidgets.QWidget):
         self._left.setLabel(row_title, **style)
         self._bottom.setLabel(col_title, **style)
         self.color_bar.axis.setLabel(bar_title, **style)
+        # pyqtgraph places an axis' title only when the axis is resized: a title cut a turn after the
+        # resize stayed where the longer one had been centred, and ran off the canvas (")uery: target token").
+        for axis in (self._left, self._bottom, self.color_bar.axis):
+            axis.resizeEvent()
 
     def _rebuild_cell_numbers(self) -> None:
         # Numbers in cells are for teaching small examples; past ~12 tokens they become noise.

@@ -22,6 +22,15 @@ class TrainLog(QtWidgets.QListWidget):
         super().__init__(parent)
         self.setWordWrap(True)
         self.setAlternatingRowColors(True)
+        # By pixel, so that the end of the list is the newest line's last row, not its first: the run's
+        # data report wraps to three lines.
+        self.setVerticalScrollMode(QtWidgets.QAbstractItemView.ScrollMode.ScrollPerPixel)
+        # A log at its end stays at its end when it gets shorter: the run's first probe hands most of the
+        # tab's height to the maps right after the data report came in, which slid below the bottom edge.
+        # One the user has scrolled back through stays where it is.
+        self._at_end = True
+        self.verticalScrollBar().valueChanged.connect(self._on_scrolled)
+        self.verticalScrollBar().rangeChanged.connect(self._on_range)
 
     def add(self, text: str, error: bool = False) -> None:
         item = QtWidgets.QListWidgetItem(f"{time.strftime('%H:%M:%S')}  {text}")
@@ -34,3 +43,10 @@ class TrainLog(QtWidgets.QListWidget):
 
     def lines(self) -> list[str]:
         return [self.item(i).text() for i in range(self.count())]
+
+    def _on_scrolled(self, value: int) -> None:
+        self._at_end = value >= self.verticalScrollBar().maximum()
+
+    def _on_range(self, _low: int, high: int) -> None:
+        if self._at_end:
+            self.verticalScrollBar().setValue(high)

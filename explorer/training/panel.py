@@ -20,6 +20,7 @@ from PySide6.QtCore import Signal
 from explorer.training.curves import StatsStrip, TrainingCurves
 from explorer.training.form import TrainForm
 from explorer.training.log import TrainLog
+from explorer.training.model_lines import model_line
 from explorer.training.probe_replay import ProbeReplay
 from explorer.training.worker import TrainRunner
 from explorer.ui import style
@@ -28,6 +29,11 @@ from explorer.ui.scroll import ColumnScrollArea
 from model.choices import UserError, corpus_options
 from model.records import TrainProgress, Translation
 
+# The probe's maps' share of the tab's height once a run has sent its first probe. The class watches
+# the maps form; on a short tab (a 768-px projector) the top keeps only the log's last lines, the buttons
+# and the numbers (the curves scroll): at 60 % there the map was ~105 px tall, its "Query: target token"
+# title cut to "Query: tar…". A taller tab (a desk) keeps room for the curves.
+MAPS_SHARE, SHORT_TAB_MAPS_SHARE, SHORT_TAB_PX = 0.6, 0.72, 800
 STATE_TEXT = {"idle": N_("Ready"), "preparing": N_("Preparing the data…"), "training": N_("Training"),
               "paused": N_("Paused"), "stopping": N_("Stopping — saving a checkpoint…")}
 
@@ -172,13 +178,13 @@ class TrainPanel(QtWidgets.QWidget):
         if self._state in ("preparing", "training"):
             self.runner.pause()
             self._set_state("paused")
-            self.log("Paused")
+            self.log(tr("Paused"))
 
     def resume(self) -> None:
         if self._state == "paused":
             self.runner.resume()
             self._set_state("training")
-            self.log("Resumed")
+            self.log(tr("Resumed"))
 
     def stop(self) -> None:
         if self._state in ("preparing", "training", "paused"):
@@ -205,7 +211,7 @@ class TrainPanel(QtWidgets.QWidget):
     def open_in_explorer(self) -> None:
         path = self.latest_checkpoint()
         if not path:
-            self.show_error("No checkpoint has been written yet; wait for one or stop the run.")
+            self.show_error(tr("No checkpoint has been written yet; wait for one or stop the run."))
             return
         self.log(tr("Opening {path} in the explorer", path=str(path)))
         self.open_requested.emit(path, self._probe_sentence)
@@ -282,8 +288,8 @@ class TrainPanel(QtWidgets.QWidget):
         if not refused:  # the numbers on screen stay the previous run's
             self.stats.update_from(p)
             self.curves.add(p)
-        if p.event == "start":
-            self.log(p.message)
+        if p.event == "start":  # the run's English report of its data, in the window's language
+            self.log(model_line(p.message))
         elif p.event == "probe" and p.probe is not None and p.probe.attention is not None:
             self._add_snapshot(p.step, p.probe)
         elif p.event == "valid":
@@ -293,7 +299,7 @@ class TrainPanel(QtWidgets.QWidget):
             self._checkpoint = p.checkpoint or self._checkpoint
             word = tr({"checkpoint": N_("Checkpoint"), "done": N_("Finished; saved"),
                        "stopped": N_("Stopped; saved")}[p.event])
-            what = f"{word} {p.checkpoint}" if p.checkpoint else p.message
+            what = f"{word} {p.checkpoint}" if p.checkpoint else model_line(p.message)
             self.log(tr("Step {step}: {what}", step=p.step, what=what))
             self.open_button.setEnabled(bool(self.latest_checkpoint()))
             if p.event != "checkpoint":
@@ -301,16 +307,25 @@ class TrainPanel(QtWidgets.QWidget):
                                  else tr("Stopped at step {step}", step=p.step))
         elif p.event == "error":
             self._outcome = tr("Failed")
-            self.show_error(p.message)
-            self.log(tr("Error: {message}", message=p.message), error=True)
+            # The worker's own sentences have entries (translate); the model's lines of a known form
+            # are said again (model_line); any other error is shown as it came, in English.
+            message = translate(model_line(p.message))
+            self.show_error(message)
+            self.log(tr("Error: {message}", message=message), error=True)
         if self._state == "preparing" and p.event not in ("error", "done", "stopped"):
             self._set_state("training")
         self.record_received.emit(p)
 
-    def _on_note(self, text: str) -> None:
+    def _on_note(self, note: str | tuple[str, dict]) -> None:
         # The worker writes its notes in English, the catalogue's source: the log shows them in the
-        # window's language (a note with no entry, e.g. a GPU error, stays as it came).
-        self.log(translate(text))
+        # window's language (a note with no entry stays as it came). A note with a folder or an error
+        # in it comes as (template, arguments), formatted here: tr() keeps a memory of what it made,
+        # which only the GUI thread may touch.
+        if isinstance(note, tuple):
+            template, args = note
+            self.log(tr(template, **args))
+        else:
+            self.log(translate(note))
 
     def _on_side_tab(self, index: int) -> None:
         # Back on the settings after a run: give the form its room again (the probe's maps took
@@ -333,5 +348,7 @@ class TrainPanel(QtWidgets.QWidget):
         if self.replay.add(step, translation):
             # The first probe: hand the maps most of the height (the form had it until now).
             top, bottom = self.split.sizes()
-            if bottom < 0.55 * (top + bottom):
-                self.split.setSizes([int(0.4 * (top + bottom)), int(0.6 * (top + bottom))])
+            total = top + bottom
+            maps = round((SHORT_TAB_MAPS_SHARE if total < SHORT_TAB_PX else MAPS_SHARE) * total)
+            if bottom < maps - 1:
+                self.split.setSizes([total - maps, maps])

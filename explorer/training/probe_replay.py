@@ -7,7 +7,7 @@ a head formed long after the step that formed it, while the panel only binds but
 
 from __future__ import annotations
 
-from PySide6 import QtCore, QtWidgets
+from PySide6 import QtCore, QtGui, QtWidgets
 
 from explorer.attention.panel import AttentionPanel
 from explorer.ui import style
@@ -17,6 +17,11 @@ from model.records import Translation
 # Probe snapshots are kept for replay; past this many every other one is dropped, which keeps the
 # whole history's span (a head forming early stays visible) at a bounded memory cost.
 MAX_SNAPSHOTS = 400
+# Shorter than this many lines of the app's text, the maps leave the statistics and the pieces' legend
+# out (the statistics go to the step label's tooltip): at 1024 x 768 zoomed twice (~20 lines) the two
+# took the room the map needed to show its "Query: target token" title whole. At fonts x1 there (~26
+# lines) and at a desk (1600 x 1000, 27 lines or more) they stay.
+COMPACT_BELOW_LINES = 23
 
 
 class ProbeReplay(QtWidgets.QWidget):
@@ -41,9 +46,15 @@ class ProbeReplay(QtWidgets.QWidget):
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addLayout(scrub)
         layout.addWidget(self.attention, 1)
+        self._compact = False
+        self.attention.state_changed.connect(self._update_tooltip)  # another head: other statistics
         # Hidden until the first probe: empty, it still took half of a 768-px screen's height from
         # the form and the curves.
         self.attention.hide()
+
+    def is_compact(self) -> bool:
+        """Whether the maps show without their statistics and legend (a short replay row)."""
+        return self._compact
 
     def snapshots(self) -> list[tuple[int, Translation]]:
         """(step, probe Translation) of every kept snapshot, oldest first."""
@@ -88,6 +99,30 @@ class ProbeReplay(QtWidgets.QWidget):
         self.label.setText(tr("Step {step}  ({i} of {n}):  {source}  →  {text}", step=step, i=index + 1,
                               n=len(self._snapshots), source=translation.source,
                               text=translation.text or tr("(nothing)")))
+        self._update_tooltip()
+
+    def resizeEvent(self, event) -> None:  # Qt override
+        super().resizeEvent(event)
+        self.fit()
+
+    def changeEvent(self, event) -> None:  # Qt override: a zoom changes the lines' height, not ours
+        super().changeEvent(event)
+        if event.type() == QtCore.QEvent.Type.FontChange:
+            self.fit()
+
+    def fit(self) -> None:
+        """Drop the text under the maps when the row is short (see COMPACT_BELOW_LINES). Decided on the
+        row's own height, which the splitter sets, so showing or hiding the text never undoes itself."""
+        line = QtGui.QFontMetrics(QtWidgets.QApplication.font()).height()
+        compact = self.height() < COMPACT_BELOW_LINES * line
+        if compact != self._compact:
+            self._compact = compact
+            self.attention.set_compact(compact)
+            self._update_tooltip()
+
+    def _update_tooltip(self) -> None:
+        stats = self.attention.statistics_text() if self._compact and self._snapshots else ""
+        self.label.setToolTip(stats)
 
     def _update_slider(self) -> None:
         n = len(self._snapshots)

@@ -33,6 +33,12 @@ from model.records import TrainProgress
 # Notes as whole sentences, marked for the catalogue: the panel translates them (TrainPanel._on_note).
 READING = N_("Reading the corpus…")
 READING_AND_TOKENIZER = N_("Reading the corpus and training the tokenizer…")
+# Notes with a part that varies go as (template, arguments): the panel formats them on the GUI thread.
+BUILDING_DING = N_("Building the Ding corpus in {folder} (this takes a minute)…")
+NO_GPU_LIST = N_("Could not list the GPUs: {error}")
+# A whole sentence, so the panel can show it in the window's language (translate() on the GUI thread).
+GPU_OUT_OF_MEMORY = N_("The GPU ran out of memory. Try fewer batch tokens or a smaller model; "
+                       "the last checkpoint written (if any) is intact.")
 
 log = logging.getLogger(__name__)
 
@@ -52,8 +58,7 @@ def error_message(exc: BaseException) -> str:
     if isinstance(exc, (UserError, TrainingError)):
         return str(exc)
     if type(exc).__name__ == "OutOfMemoryError" or "out of memory" in str(exc).lower():
-        return ("The GPU ran out of memory. Try fewer batch tokens or a smaller model; "
-                "the last checkpoint written (if any) is intact.")
+        return GPU_OUT_OF_MEMORY
     log.error("unexpected error in the training worker", exc_info=exc)
     return f"Unexpected error: {type(exc).__name__}: {exc}"
 
@@ -78,7 +83,7 @@ class TrainWorker(QObject):
     """Runs training on its QThread; pause/resume/stop are plain thread-safe methods."""
 
     progress = Signal(object)  # model.records.TrainProgress, in the order the run produced them
-    note = Signal(str)  # a line for the log from the worker itself (e.g. "building the corpus")
+    note = Signal(object)  # a line for the log from the worker itself: str, or (template, arguments)
     devices_found = Signal(object)  # list of (key, label): "cuda:0", "all:4"; CPU is always there
     finished = Signal()
 
@@ -118,7 +123,7 @@ class TrainWorker(QObject):
         try:
             self.devices_found.emit(device_choices(_cuda_devices(), cpu_bf16=_cpu_bf16()))
         except Exception as exc:  # noqa: BLE001 - no GPU list is not worth more than a log line
-            self.note.emit(f"Could not list the GPUs: {error_message(exc)}")
+            self.note.emit((NO_GPU_LIST, {"error": error_message(exc)}))
             self.devices_found.emit([])
 
     @Slot(object)
@@ -173,7 +178,7 @@ class TrainWorker(QObject):
         from model.corpus.ding_corpus import build_ding_corpus
 
         data = Path(cfg.out_dir) / "data"
-        self.note.emit(f"Building the Ding corpus in {data} (this takes a minute)…")
+        self.note.emit((BUILDING_DING, {"folder": str(data)}))
         build_ding_corpus(data, reverse=reverse, check=check)
         src, tgt = ("de", "en") if reverse else ("en", "de")
         return cfg.replace(src=str(data / f"train.{src}"), tgt=str(data / f"train.{tgt}"),
@@ -211,7 +216,7 @@ class TrainRunner(QObject):
     """Owns a :class:`TrainWorker` and its QThread, started on first use and joined by ``shutdown``."""
 
     progress = Signal(object)
-    note = Signal(str)
+    note = Signal(object)
     devices_found = Signal(object)
     finished = Signal()
 

@@ -28,7 +28,11 @@ class Corpus:
     source: str = ""
 
     def report(self, limit: int = 10) -> str:
-        """'N pairs, M skipped (lines 3: empty target, ...)' for the CLI and the GUI."""
+        """'N pairs, M skipped (lines 3: empty target, ...)' for the CLI and the GUI.
+
+        English, as everything the model says; the Train tab recognises this form (and the task's line
+        in :func:`load_corpora`) to show it in the window's language (explorer/training/model_lines.py),
+        and tests/explorer/test_train_log_language.py fails if the two part ways."""
         text = f"{len(self.pairs)} pairs from {self.source}"
         if self.skipped:
             shown = ", ".join(f"{n}: {why}" for n, why in self.skipped[:limit])

@@ -18,7 +18,7 @@ from PySide6.QtWidgets import QMessageBox
 
 from explorer.training.curves import StatsStrip, TrainingCurves, format_duration
 from explorer.training.panel import TrainPanel
-from explorer.training.worker import TrainRequest, device_choices, error_record
+from explorer.training.worker import BUILDING_DING, TrainRequest, device_choices, error_record
 from explorer.window.main_window import MainWindow
 from model.records import TrainProgress
 
@@ -305,7 +305,7 @@ def test_worker_builds_ding_routes_all_gpus_and_reports_failures(tmp_path, monke
 
     worker.run(TrainRequest(cfg, ding_reverse=True))  # German→English: source files are .de
     data = tmp_path / "run" / "data"
-    assert calls["ding"] == (data, True) and any("Ding" in n for n in notes)
+    assert calls["ding"] == (data, True) and (BUILDING_DING, {"folder": str(data)}) in notes
     built = calls["cfg"]
     assert (built.src, built.tgt, built.valid_src) == (str(data / "train.de"), str(data / "train.en"),
                                                        str(data / "valid.de"))
