@@ -30,6 +30,7 @@ def test_cpu_amp_is_refused_without_native_bf16(monkeypatch, tmp_path):
         list(run.run_training(cfg))
 
 
+@pytest.mark.slow  # learns a task: 120 steps, ~18 s of CPU
 @pytest.mark.skipif(not device.cpu_has_native_bf16(), reason="this CPU has no native bf16")
 def test_training_with_cpu_amp_learns_and_keeps_fp32_weights(tmp_path):
     from model.checkpoint import load_model, resolve

@@ -20,8 +20,11 @@ import torch
 transformers = pytest.importorskip("transformers", reason="needs the marian extra (transformers)")
 
 DATA = Path("/work/shared/data/opus-mt-uk-en-no-weights")
-pytestmark = pytest.mark.skipif(not (DATA / "config.json").is_file(),
-                                reason=f"{DATA} (opus-mt-uk-en's files without weights) is not here")
+# slow: a 6 + 6-layer model with a 61,587-piece vocabulary is built, saved and run (~35 s of CPU);
+# tests/model/test_marian.py checks the same agreements on a tiny model in the quick suite.
+pytestmark = [pytest.mark.skipif(not (DATA / "config.json").is_file(),
+                                 reason=f"{DATA} (opus-mt-uk-en's files without weights) is not here"),
+              pytest.mark.slow]
 
 LOGITS_TOL, ATTENTION_TOL = 1e-4, 1e-5
 SENTENCES = [
