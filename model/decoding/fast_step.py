@@ -103,6 +103,20 @@ def _projection(linear: nn.Module, rows: slice | None = None):
     return functools.partial(F.linear, weight=weight, bias=bias)
 
 
+def next_logits(model: Transformer, hidden: Tensor) -> Tensor:
+    """``model.next_logits(hidden)`` for hidden (…, D), through the packed output table where there is one.
+
+    For the greedy search's fp32 checking pass (speculative.py), whose (t, V) logits only choose pieces
+    and give their probabilities: the maps come from the decoder, not from here."""
+    packed = None if type(model).generator is not Transformer.generator else _packed(
+        model.output_projection, model.final_logits_bias)
+    if packed is None:
+        return model.next_logits(hidden)
+    logits = packed(hidden)
+    logits[..., model.cfg.pad_id] = float("-inf")  # padding is never a choice
+    return logits
+
+
 class _Layer:
     """One decoder layer's weights, as a step reads them."""
 

@@ -27,7 +27,7 @@ import numpy as np
 import torch
 from torch import Tensor
 
-from model.decoding.fast_step import StepRunner
+from model.decoding.fast_step import StepRunner, next_logits
 from model.transformer import DecoderState, Transformer
 
 CHUNK = 8  # pieces a draft runs past the source's length, or past a correction, before a check
@@ -90,7 +90,7 @@ def checked_greedy(model: Transformer, fast: Transformer, src: Tensor, max_len: 
         start = exact.position  # == checked: the inputs seq[:checked] are in the fp32 cache
         tgt = torch.tensor([seq[start:-1]], dtype=torch.long, device=src.device)
         hidden, dec, cross = model.decode(tgt, memory, src, need_weights=capture_attention, state=exact)
-        logits = model.next_logits(hidden[0])  # (t, V): positions start … len(generated) - 1
+        logits = next_logits(model, hidden[0])  # (t, V): positions start … len(generated) - 1
         best = logits.argmax(-1).tolist()  # fp32 choice after each prefix
         wrong = next((j for j in range(len(best)) if best[j] != generated[start + j]), None)
         chosen = torch.tensor(generated[start:] if wrong is None else
