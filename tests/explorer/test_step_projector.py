@@ -63,10 +63,17 @@ def _titles_clear(win) -> bool:
     return maps.cross.color_bar.scene() is not None
 
 
-@pytest.mark.parametrize("dock", [False, True], ids=["no-dock", "dock"])
-def test_the_step_titles_keep_off_the_colour_bar_and_are_whole_at_x1(qtbot, step_tab, dock):
+def test_the_step_titles_and_keys_read_whole_with_and_without_the_dock(qtbot, step_tab):
+    # One window per language and zoom serves both checks, dock closed then open.
     win, zoom = step_tab
-    _set_dock(qtbot, win, dock)
+    for dock in (False, True):
+        _set_dock(qtbot, win, dock)
+        _check_titles(qtbot, win, zoom)
+        _check_cross_keys(qtbot, win)
+
+
+def _check_titles(qtbot, win, zoom: int) -> None:
+    """The step titles keep off the colour bar, and at ×1 read whole."""
     maps = win.step_view.maps
     qtbot.waitUntil(lambda: _titles_clear(win), timeout=2000)
     titles = ((maps.decoder, "Decoder masked self-attention"), (maps.cross, "Cross-attention over the source"))
@@ -80,10 +87,8 @@ def test_the_step_titles_keep_off_the_colour_bar_and_are_whole_at_x1(qtbot, step
         assert heatmap.plot.titleLabel.item.toPlainText().split("\n") == lines
 
 
-@pytest.mark.parametrize("dock", [False, True], ids=["no-dock", "dock"])
-def test_the_cross_attentions_keys_are_set_in_the_windows_type(qtbot, step_tab, dock):
-    win, _zoom = step_tab
-    _set_dock(qtbot, win, dock)
+def _check_cross_keys(qtbot, win) -> None:
+    """The cross-attention's keys are set in the window's type, every one shown."""
     cross = win.step_view.maps.cross
     base = QFontInfo(QApplication.font()).pixelSize()
 

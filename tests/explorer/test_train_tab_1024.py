@@ -72,8 +72,21 @@ def row_title_room(heatmap) -> tuple[float, str]:
 CASES = [("en", 0), ("en", 2), ("zh_CN", 0), ("zh_CN", 2)]
 
 
+def _run_buttons_fit(window, panel) -> None:
+    """Each run button's text fits it, and the button is whole on screen."""
+    for button in (panel.start_button, panel.pause_button, panel.stop_button, panel.open_button):
+        option = QtWidgets.QStyleOptionButton()
+        button.initStyleOption(option)
+        room = button.style().subElementRect(QtWidgets.QStyle.SubElement.SE_PushButtonContents, option, button)
+        assert button.fontMetrics().horizontalAdvance(button.text()) <= room.width(), button.text()
+        # and the button is whole on screen, not cut by the column it sits in
+        corner = button.mapTo(window, QtCore.QPoint(button.width() - 1, button.height() - 1))
+        assert window.rect().contains(corner) and button.visibleRegion().boundingRect() == button.rect(), \
+            button.text()
+
+
 @pytest.mark.parametrize("train_tab", CASES, indirect=True, ids=[f"{lang}-zoom{z}" for lang, z in CASES])
-def test_the_probe_map_is_tall_enough_for_its_axis_titles(train_tab, qtbot):
+def test_the_probe_map_is_tall_enough_for_its_axis_titles_and_the_run_buttons_read_whole(train_tab, qtbot):
     window, panel = train_tab
     heatmap = panel.attention.heatmap
     need, title = row_title_room(heatmap)
@@ -94,6 +107,7 @@ def test_the_probe_map_is_tall_enough_for_its_axis_titles(train_tab, qtbot):
         shown = heatmap.canvas.mapFromScene(label.sceneBoundingRect()).boundingRect()
         shown = shown.adjusted(margin, margin, -margin, -margin)
         assert view.contains(shown), (label.toPlainText(), shown, view)
+    _run_buttons_fit(window, panel)  # the same window: one build serves both checks
 
 
 @pytest.mark.parametrize("train_tab", [("en", 0), ("zh_CN", 2)], indirect=True, ids=["en-zoom0", "zh_CN-zoom2"])
@@ -129,20 +143,6 @@ def test_a_short_replay_keeps_the_statistics_in_a_tooltip_and_a_desk_shows_them(
     qtbot.waitUntil(lambda: window.size() == QtCore.QSize(1600, 1000))
     qtbot.waitUntil(lambda: not panel.replay.is_compact())
     assert panel.attention.stats_label.isVisible() and panel.snapshot_label.toolTip() == ""
-
-
-@pytest.mark.parametrize("train_tab", CASES, indirect=True, ids=[f"{lang}-zoom{z}" for lang, z in CASES])
-def test_the_run_buttons_texts_fit_them(train_tab, qtbot):
-    window, panel = train_tab
-    for button in (panel.start_button, panel.pause_button, panel.stop_button, panel.open_button):
-        option = QtWidgets.QStyleOptionButton()
-        button.initStyleOption(option)
-        room = button.style().subElementRect(QtWidgets.QStyle.SubElement.SE_PushButtonContents, option, button)
-        assert button.fontMetrics().horizontalAdvance(button.text()) <= room.width(), button.text()
-        # and the button is whole on screen, not cut by the column it sits in
-        corner = button.mapTo(window, QtCore.QPoint(button.width() - 1, button.height() - 1))
-        assert window.rect().contains(corner) and button.visibleRegion().boundingRect() == button.rect(), \
-            button.text()
 
 
 def test_a_chinese_query_title_drops_its_explanation_as_an_english_one_does(qtbot):
