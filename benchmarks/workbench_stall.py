@@ -39,14 +39,19 @@ def measure(seconds: float, sentences: int, log=print) -> dict:
 
     from benchmarks.machine import percentile
     from benchmarks.stall import TickRecorder, spin
+    from explorer.ui.gc_guard import MainThreadGC
     from explorer.workbench.panel import Workbench
     app = QApplication.instance() or QApplication(sys.argv[:1])
+    # As the app runs: the cyclic collector on the GUI thread's timer, and what a model load leaves frozen
+    # (explorer/app.py). Without it a full pass walks all of torch and Qt, ~120-150 ms, wherever it falls.
+    collector = MainThreadGC(app)
     path = Path(os.environ.get("ATTENTION_EXPLORER_MODEL") or REPO / "assets" / "models" / "en-de")
     with tempfile.TemporaryDirectory(prefix="attention-explorer-workbench-") as cache:
         wb = Workbench(cache_dir=cache)
         wb.resize(1024, 700)
         wb.show()
         wb.set_model(model_info(path))
+        collector.settle()  # the app settles after each model load (controller.model_loaded)
         recorder = TickRecorder()
         progress, cancelled, failed = [], [], []
         wb.worker.progress.connect(lambda p: progress.append(p))
@@ -72,6 +77,7 @@ def measure(seconds: float, sentences: int, log=print) -> dict:
         wb.shutdown()
         wb.close()
         app.processEvents()
+        collector.stop()
 
     def stats(name: str) -> dict:
         late = recorder.late.get(name, [])
