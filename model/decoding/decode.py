@@ -21,7 +21,7 @@ from torch import Tensor
 from model.checkpoint import LoadedModel
 from model.decoding.ablation import removed_of
 from model.decoding.beam import Beam
-from model.decoding.fast_step import StepRunner
+from model.decoding.fast_step import StepRunner, next_logits
 from model.decoding.int8 import search_copy
 from model.decoding.loops import guard
 from model.decoding.speculative import checked_greedy
@@ -159,11 +159,27 @@ def capture(model: Transformer, src: Tensor, generated: list[int], head_masks: d
     encoded: ``model.encode(src, need_weights=True, head_mask=…)`` when the search already ran it (with
     the same encoder head mask).
     """
+    return _capture(model, src, generated, head_masks, encoded)[:3]
+
+
+def _capture(model: Transformer, src: Tensor, generated: list[int], head_masks: dict[str, Tensor] | None,
+             encoded: tuple[Tensor, list[Tensor]] | None, chosen_probs: bool = False):
+    """``capture``'s maps and, if asked, each generated piece's probability (T,) from the same pass.
+
+    The probabilities (the confidence tint) used to take a teacher-forced pass of their own over the same
+    output (``steps.step_probabilities``); the decoder's output of the capture pass gives them too.
+    """
     tgt = torch.tensor([[model.cfg.bos_id] + generated[:-1]], dtype=torch.long, device=src.device)
     hm = head_masks or {}
-    memory, enc = encoded or model.encode(src, need_weights=True, head_mask=hm.get("encoder"))
-    _, dec, cross = model.decode(tgt, memory, src, need_weights=True, head_masks=hm)  # no output layer
-    return _stack(enc), _stack(dec), _stack(cross)
+    with torch.inference_mode():
+        memory, enc = encoded or model.encode(src, need_weights=True, head_mask=hm.get("encoder"))
+        hidden, dec, cross = model.decode(tgt, memory, src, need_weights=True, head_masks=hm)
+        probs = None
+        if chosen_probs and generated:
+            logits = next_logits(model, hidden[0]).float()  # (T, V)
+            chosen = torch.tensor(generated, dtype=torch.long, device=logits.device)
+            probs = logits.softmax(-1).gather(1, chosen[:, None])[:, 0].cpu().numpy().astype(np.float32)
+    return _stack(enc), _stack(dec), _stack(cross), probs
 
 
 def encode_source(loaded: LoadedModel, text: str) -> list[int]:
@@ -238,12 +254,13 @@ def _translate(loaded: LoadedModel, text: str, beam_size: int, capture_attention
     # (model.paragraphs: the command line, files) is cut at the loop as well.
     _, flags = guard(generated, ids, eos, max_len)
     out_ids = [i for i in generated if i != eos]
-    maps = None
+    maps, capture_probs = None, None
     if capture_attention:
         if captured is not None:
             enc, dec, cross = (_stack(ws) for ws in captured)
-        else:
-            enc, dec, cross = capture(model, src, generated, head_masks, encoded)
+        else:  # the piece probabilities from the same pass, unless the step view's record has them
+            enc, dec, cross, capture_probs = _capture(model, src, generated, head_masks, encoded,
+                                                      chosen_probs=checked_probs is None and not capture_steps)
         removed = removed_of(head_masks)
         for kind, layer, head in removed:  # a removed head's weights never reach the output: show none
             {"encoder": enc, "decoder": dec, "cross": cross}[kind][layer, head] = 0.0
@@ -266,6 +283,8 @@ def _translate(loaded: LoadedModel, text: str, beam_size: int, capture_attention
         probs = steps.chosen_probs
     elif checked_probs is not None:
         probs = checked_probs
+    elif capture_probs is not None:
+        probs = capture_probs
     else:
         probs = (step_probabilities(model, src, generated, encoded[0] if encoded else None, head_masks,
                                     top_k=1)[2] if generated else ())

@@ -62,3 +62,20 @@ def test_a_files_sentence_scores_equal_each_sentences_own(tiny_model_dir):
     result = translate_text(loaded, "\n".join(lines), beam_size=1)
     assert [s.source for s in result.sentences] == lines
     assert all(s.mean_logprob is not None and s.mean_logprob < 0 for s in result.sentences)
+
+
+@pytest.mark.parametrize("beam", [1, 4])
+def test_the_probabilities_come_from_a_pass_the_translation_makes_anyway(tiny_model_dir, beam, monkeypatch):
+    # Beam search's maps need a teacher-forced pass, greedy's a checking pass: the probabilities come from
+    # those, not from a decoder pass of their own (it cost ~10% of a beam-4 translation).
+    from model.checkpoint import load_model
+    from model.decoding import decode
+    loaded = load_model(tiny_model_dir)
+    before = decode.translate(loaded, "3 1 4 1 5 9 2 6", beam_size=beam)
+
+    def no_extra_pass(*args, **kwargs):
+        raise AssertionError("a teacher-forced pass of its own for the probabilities")
+
+    monkeypatch.setattr(decode, "step_probabilities", no_extra_pass)
+    t = decode.translate(loaded, "3 1 4 1 5 9 2 6", beam_size=beam)
+    assert t.target_pieces == before.target_pieces and t.piece_probs == before.piece_probs
