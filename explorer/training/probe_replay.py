@@ -11,6 +11,7 @@ from PySide6 import QtCore, QtGui, QtWidgets
 
 from explorer.attention.panel import AttentionPanel
 from explorer.ui import style
+from explorer.ui.elided_label import ElidedLabel
 from explorer.ui.i18n import tr
 from model.records import Translation
 
@@ -36,8 +37,8 @@ class ProbeReplay(QtWidgets.QWidget):
         self.slider.setEnabled(False)
         self.slider.setToolTip("Scrub back through the probe snapshots to replay how the heads formed")
         self.slider.valueChanged.connect(self.show_snapshot)
-        self.label = QtWidgets.QLabel("No probe yet")
-        self.label.setMinimumWidth(10)  # a long prediction must not widen the tab
+        self.label = ElidedLabel("No probe yet")  # a long prediction ends in "…", never widens the tab
+        self.label.elided.connect(lambda _cut: self._update_tooltip())
         scrub = QtWidgets.QHBoxLayout()
         scrub.addWidget(style.make_heading(QtWidgets.QLabel("Probe replay")))
         scrub.addWidget(self.slider, 2)
@@ -99,7 +100,7 @@ class ProbeReplay(QtWidgets.QWidget):
         self.label.setText(tr("Step {step}  ({i} of {n}):  {source}  →  {text}", step=step, i=index + 1,
                               n=len(self._snapshots), source=translation.source,
                               text=translation.text or tr("(nothing)")))
-        self._update_tooltip()
+        self._update_tooltip()  # the text changed: the tooltip's first part may have
 
     def resizeEvent(self, event) -> None:  # Qt override
         super().resizeEvent(event)
@@ -121,8 +122,11 @@ class ProbeReplay(QtWidgets.QWidget):
             self._update_tooltip()
 
     def _update_tooltip(self) -> None:
-        stats = self.attention.statistics_text() if self._compact and self._snapshots else ""
-        self.label.setToolTip(stats)
+        """The whole step line where the row cut it, and the statistics where the maps had no room."""
+        parts = [self.label.full_text()] if self.label.is_elided() else []
+        if self._compact and self._snapshots:
+            parts.append(self.attention.statistics_text())
+        self.label.setToolTip("\n\n".join(parts))
 
     def _update_slider(self) -> None:
         n = len(self._snapshots)

@@ -135,14 +135,18 @@ def test_a_short_replay_keeps_the_statistics_in_a_tooltip_and_a_desk_shows_them(
     window, panel = train_tab
     stats = panel.attention.statistics_text()
     assert panel.replay.is_compact() and not panel.attention.stats_label.isVisible()
-    assert stats.startswith("Layer 2, head 1:") and panel.snapshot_label.toolTip() == stats
+    label = panel.snapshot_label
+    # The tooltip: the whole step line where the row cut it, then the statistics the maps had no room for.
+    assert stats.startswith("Layer 2, head 1:") and label.toolTip().split("\n\n")[-1] == stats
     panel.attention.set_state("cross", 0, 1)  # another head: its own statistics
-    assert panel.snapshot_label.toolTip() == panel.attention.statistics_text() != stats
+    assert label.toolTip().split("\n\n")[-1] == panel.attention.statistics_text() != stats
     window.reset_zoom()
     window.resize(1600, 1000)
     qtbot.waitUntil(lambda: window.size() == QtCore.QSize(1600, 1000))
     qtbot.waitUntil(lambda: not panel.replay.is_compact())
-    assert panel.attention.stats_label.isVisible() and panel.snapshot_label.toolTip() == ""
+    assert panel.attention.stats_label.isVisible()
+    assert panel.snapshot_label.toolTip() == (panel.snapshot_label.full_text() if panel.snapshot_label.is_elided()
+                                              else "")
 
 
 def test_a_chinese_query_title_drops_its_explanation_as_an_english_one_does(qtbot):
@@ -214,3 +218,20 @@ def test_a_desk_keeps_the_curves_their_room_when_the_first_probe_comes(window, q
         panel.runner.worker.progress.emit(p)
     top, maps = panel.split.sizes()
     assert top + maps > 800 and abs(maps / (top + maps) - 0.6) < 0.01
+
+
+@pytest.mark.parametrize("train_tab", [("en", 2), ("zh_CN", 2)], indirect=True, ids=["en-zoom2", "zh_CN-zoom2"])
+def test_a_long_probe_line_ends_in_an_ellipsis_inside_the_window_and_its_tooltip_holds_it(train_tab, qtbot):
+    # Zoomed twice at 1024 x 768 the step line ("Step 10 (1 of 1): … → …") ran past the window's edge, cut
+    # mid-word with no sign that more followed.
+    window, panel = train_tab
+    label = panel.snapshot_label
+    whole = label.full_text()
+    assert whole.startswith(i18n.tr("Step {step}  ({i} of {n}):  {source}  →  {text}", step=10, i=1, n=1,
+                                    source=PROBE, text="")[:8])
+    settle()
+    assert label.is_elided() and label.text().endswith("…") and len(label.text()) < len(whole)
+    assert label.fontMetrics().horizontalAdvance(label.text()) <= label.contentsRect().width()
+    corner = label.mapTo(window, QtCore.QPoint(label.width() - 1, 0))
+    assert window.rect().contains(corner)
+    assert label.toolTip().split("\n\n")[0] == whole
