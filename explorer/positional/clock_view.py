@@ -218,6 +218,12 @@ class ClockView(QtWidgets.QWidget):
         """
         if not getattr(self, "clocks", None) or not self.canvas.isVisible() or self.canvas.height() < 60:
             return  # measured when shown (showEvent): a hidden tab's canvas has a stale or default size
+        # The search below sets every title ~8 times (~25 ms): done again only when what it depends on
+        # changed, not on every resize, show or redraw that leaves the canvas as it was.
+        key = (self.canvas.width(), self.canvas.height(), self._point_size, self._text.name(),
+               tuple(clock["title"] for clock in self.clocks), getattr(self, "_placed", None) is None)
+        if key == getattr(self, "_fitted", None) and not key[-1]:
+            return
         strip = self.canvas.height() >= SHORT_CANVAS
         width = self.canvas.width()
         height = self.canvas.height() - (STRIP_PX + PAD if strip else 0) - 8
@@ -241,6 +247,7 @@ class ClockView(QtWidgets.QWidget):
         rows = math.ceil(count / columns)
         self._place(columns, side, strip)
         self._try(side, width / columns - PAD, height / rows - PAD, keep=True)
+        self._fitted = key[:-1] + (False,)  # as placed now
 
     def _try(self, side: bool, cell_w: float, cell_h: float, keep: bool = False) -> tuple[float | None, float]:
         """The clocks' radius (px) in cells of cell_w × cell_h with titles over them or beside them (None
