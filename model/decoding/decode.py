@@ -151,7 +151,6 @@ def _stack(ws: list[Tensor]) -> np.ndarray:
     return torch.stack([w[0] for w in ws]).float().cpu().numpy()
 
 
-@torch.inference_mode()
 def capture(model: Transformer, src: Tensor, generated: list[int], head_masks: dict[str, Tensor] | None = None,
             encoded: tuple[Tensor, list[Tensor]] | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Teacher-forced pass over <s> + generated[:-1]; returns (L,H,S,S), (L,H,T,T), (L,H,T,S) float32.

@@ -8,12 +8,15 @@ and then runs a step as a flat list of tensor calls. For the fp32 model it multi
 the weights packed for oneDNN (below), which PyTorch's plain product of a few rows is several times
 slower than.
 
-What it computes: the int8 search copy's steps are bit for bit ``Transformer.decode`` + ``next_logits``;
-the fp32 model's are the same arithmetic summed in oneDNN's order, equal to ~1e-6 relative, as the
-int8-checked greedy search's passes over several positions are (speculative.py); tests/model/
-test_fast_step.py holds it to both. The maps never come from here: they are a teacher-forced pass of the
-modules over the chosen output, so they stay bit for bit the fp32 model's. Anything else (several new
-positions, head masks, training mode) goes through the modules as before: ``StepRunner.of`` returns None.
+What it computes: the int8 search copy's steps are bit for bit ``Transformer.decode`` + ``next_logits``
+(and the fp32 decoder's output with one row: the same plain products); the fp32 model's with several
+rows are the same arithmetic summed in oneDNN's order, equal to ~1e-6 relative, as the int8-checked
+greedy search's passes over several positions are (speculative.py); tests/model/test_fast_step.py holds
+it to both. Head masks act as in the
+modules (a mask of ones changes no bit). The maps never come from here: they are a teacher-forced pass of
+the modules over the chosen output, so they stay bit for bit the fp32 model's. Anything else (several new
+positions, training mode, hooks on the decoder's modules) goes through the modules as before:
+``StepRunner.of`` returns None, or the caller feeds the modules.
 """
 
 from __future__ import annotations
@@ -70,12 +73,13 @@ def _packed(weight: Tensor, bias: Tensor | None, rows: slice | None = None):
         return None
     copies = _PACKED.setdefault(weight, {})
     key = None if rows is None else (rows.start, rows.stop)
+    version = (weight._version, None if bias is None else bias._version)  # either trained in place: stale
     held = copies.get(key)
-    if held is None or held[0] != weight._version:
+    if held is None or held[0] != version:
         with torch.no_grad():
             w = weight.detach() if rows is None else weight.detach()[rows].contiguous()
             b = None if bias is None else (bias.detach() if rows is None else bias.detach()[rows].contiguous())
-            held = (weight._version, torch.ops.mkldnn._reorder_linear_weight(w, 4), b)
+            held = (version, torch.ops.mkldnn._reorder_linear_weight(w, 4), b)
         copies[key] = held
     _, packed, b = held
     w, full_b = (weight, bias) if rows is None else (weight[rows], None if bias is None else bias[rows])
