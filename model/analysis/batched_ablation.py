@@ -8,9 +8,12 @@ repeated once per ablation in the group and every row carries its own head mask 
 
 Exactness. Each ablation sees exactly the sentence batches of ``translate_many`` (one batching,
 ``sentence_batches``), with the same padding and output bound, and every row is computed on its own:
-the hypotheses are those of the one-at-a-time path. An ablation that keeps every encoder head has the
-full model's encoder output, so groups of decoder and cross ablations share one encoder pass per sentence
-batch (computed once for the whole run) rather than running the encoder again per row.
+the hypotheses are those of the one-at-a-time path. Rows that have ended leave the batch
+(``decode.greedy``): out of hundreds of rows a few (an ablation that broke the model) often run to the
+output bound, and carried along, the finished rows made a group slower than its ablations one at a time.
+An ablation that keeps every encoder head has the full model's encoder output, so groups of decoder and
+cross ablations share one encoder pass per sentence batch (computed once for the whole run) rather than
+running the encoder again per row.
 """
 
 from __future__ import annotations
@@ -19,9 +22,7 @@ import torch
 from torch import Tensor
 
 from model.decoding.ablation import Head
-from model.decoding.decode import intra_op_threads, sentence_batches
-from model.decoding.fast_step import StepRunner
-from model.transformer import DecoderState
+from model.decoding.decode import greedy, intra_op_threads, sentence_batches
 
 ROWS = 512  # decoder rows per step: 8 ablations of a 64-sentence batch (measured: more rows gain little)
 BATCH = 64  # sentences per batch: translate_many's greedy batch, so the hypotheses are the same
@@ -38,47 +39,6 @@ def group_masks(group: list[list[Head]], rows: int, n_layers: int, n_heads: int,
             m = masks.setdefault(kind, torch.ones(len(group) * rows, n_layers, n_heads, device=device))
             m[j * rows:(j + 1) * rows, layer, head] = 0.0
     return masks
-
-
-def greedy_shrinking(model, src: Tensor, max_len: int, head_masks: dict[str, Tensor],
-                     memory: Tensor | None = None) -> list[list[int]]:
-    """``greedy`` with per-row head masks, where a row that has ended leaves the batch.
-
-    Out of hundreds of rows a few (an ablation that broke the model) often run to ``max_len``; carrying
-    every finished row along with them made a group slower than its ablations one at a time. Each row is
-    computed on its own either way, so the ids are ``greedy``'s.
-    """
-    if memory is None:
-        memory, _ = model.encode(src, head_mask=head_masks.get("encoder"))
-    eos = model.cfg.eos_id
-    state = DecoderState(model, memory, src)
-    alive = list(range(src.size(0)))  # the original row of each row still in the batch
-    out: list[list[int]] = [[] for _ in alive]
-    ended = torch.zeros(len(alive), dtype=torch.bool, device=src.device)  # rows in the batch that are over
-    last = torch.full((len(alive), 1), model.cfg.bos_id, dtype=torch.long, device=src.device)
-    runner = StepRunner.of(model)  # the step ``greedy`` takes, so the hypotheses are the same
-    for _ in range(max_len):
-        if runner is not None:
-            nxt = runner.logits(last, state, head_masks).argmax(-1)  # (A,)
-        else:
-            hidden, _, _ = model.decode(last, memory, src, state=state, head_masks=head_masks)
-            nxt = model.next_logits(hidden[:, -1]).argmax(-1)
-        for r, t, over in zip(alive, nxt.tolist(), ended.tolist()):
-            if not over:
-                out[r].append(t)
-        ended |= nxt == eos
-        if bool(ended.all()):
-            break
-        # Leaving costs a copy of every cache: done once a quarter of the batch is over, not per row.
-        if int(ended.sum()) * 4 >= len(alive):
-            keep = (~ended).nonzero().squeeze(1)
-            alive = [alive[i] for i in keep.tolist()]
-            state.reorder(keep)  # caches, cross K/V and the source mask follow the rows that go on
-            memory, src, nxt = memory.index_select(0, keep), src.index_select(0, keep), nxt.index_select(0, keep)
-            head_masks = {k: m.index_select(0, keep) for k, m in head_masks.items()}
-            ended = ended.index_select(0, keep)
-        last = nxt[:, None]
-    return out
 
 
 def decode_ablations(model, tok, texts: list[str], ablations: list[list[Head]], threads: int | None = None,
@@ -108,7 +68,7 @@ def decode_ablations(model, tok, texts: list[str], ablations: list[list[Head]], 
                     if b not in memories:
                         memories[b] = model.encode(src)[0]
                     memory = memories[b].repeat(n, 1, 1)  # (n·B, S, D)
-                generated = greedy_shrinking(model, src.repeat(n, 1), max(max_lens), masks, memory)
+                generated = greedy(model, src.repeat(n, 1), max(max_lens), head_masks=masks, memory=memory)
                 for j, i in enumerate(group):
                     for r, t in enumerate(idx):
                         ids = generated[j * len(idx) + r]

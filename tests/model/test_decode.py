@@ -63,6 +63,37 @@ def test_batched_greedy_equals_single(loaded):
     assert together == alone
 
 
+@pytest.mark.parametrize("use_cache", [True, False])
+def test_rows_that_have_ended_leave_the_batch(loaded, monkeypatch, use_cache):
+    """A batch's finished rows stop being decoded (once a quarter of it is over), and nobody's ids change."""
+    from model.decoding import decode
+
+    texts = ["9 2", "9 2 6", "3 1 4 1 5", "2 7 1 8 2 8 1 8 2 8"]  # outputs of different lengths
+    srcs = [_src(loaded, t)[0] for t in texts]
+    batch = torch.zeros(len(srcs), max(len(s) for s in srcs), dtype=torch.long)
+    for i, s in enumerate(srcs):
+        batch[i, : len(s)] = s
+    rows, step = [], decode._step_logits
+
+    def counted(model, memory, src, seqs, *args, **kwargs):
+        rows.append(seqs.size(0))
+        assert memory.size(0) == src.size(0) == seqs.size(0)
+        return step(model, memory, src, seqs, *args, **kwargs)
+
+    monkeypatch.setattr(decode, "_step_logits", counted)
+    together = greedy(loaded.model, batch, 40, use_cache=use_cache)
+    monkeypatch.setattr(decode, "_step_logits", step)
+    alone = [greedy(loaded.model, s[None], 40, use_cache=use_cache)[0] for s in srcs]
+    assert together == alone
+    lengths = sorted(len(ids) for ids in alone)
+    assert lengths[0] < lengths[-1] and any(ids[-1] == 3 for ids in alone)  # rows end at different steps
+    assert len(rows) == lengths[-1]  # one step per piece of the longest output
+    assert rows[0] == 4 and rows[-1] < 4
+    # Every step decodes only rows that had not ended a step before (a quarter of 4 is one row).
+    for i, n in enumerate(rows[1:], start=1):
+        assert n == sum(len(ids) > i for ids in alone)
+
+
 def test_translation_record(loaded):
     tr = translate(loaded, "3 1 4 1 5", beam_size=4)
     m = tr.attention
