@@ -2174,10 +2174,6 @@ or train a new model on a parallel corpus.</source>
       <translation>分词后没有一个训练句对符合长度限制</translation>
     </message>
     <message>
-      <source>the training corpus produced no batches</source>
-      <translation>训练语料没有产生任何批次</translation>
-    </message>
-    <message>
       <source>the checkpoint's model config differs from the run's; resume with the same model</source>
       <translation>检查点的模型配置与这次运行的不同；请用相同的模型继续训练</translation>
     </message>

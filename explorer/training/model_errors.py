@@ -53,7 +53,6 @@ FORMS = (
     N_("{path} holds no tab-separated pairs (is it a TSV file?)"),  # data.read_tsv
     N_("no training pairs are left after holding out the validation set; the corpus is too small"),  # prepare
     N_("no training pair fits the length limit after tokenization"),  # prepare.prepare_data
-    N_("the training corpus produced no batches"),  # train._train
     N_("the checkpoint's model config differs from the run's; resume with the same model"),  # state.restore
     N_("model folder not found: {path}"),  # checkpoint.resolve, a "Resume from" folder
     N_("not a model folder: {path} has no {file} (expected {files})"),
