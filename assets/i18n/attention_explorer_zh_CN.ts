@@ -2087,5 +2087,171 @@ or train a new model on a parallel corpus.</source>
       <source>{src:,} source + {n:,} target pieces</source>
       <translation>源语言 {src:,} 个子词 + 目标语言 {n:,} 个子词</translation>
     </message>
+    <message>
+      <source>{message} (the training processes exited with code {code})</source>
+      <translation>{message}（训练进程以退出码 {code} 结束）</translation>
+    </message>
+    <message>
+      <source>the training processes failed (exit code {code}); {kept}. Last messages:
+{lines}</source>
+      <translation>训练进程失败（退出码 {code}）；{kept}。最后的消息：
+{lines}</translation>
+    </message>
+    <message>
+      <source>training stopped: the loss became {value} at step {step}; {kept}. Try a smaller learning-rate scale or more warmup steps.</source>
+      <translation>训练已停止：第 {step} 步的损失变成了 {value}；{kept}。请试试更小的学习率倍数或更多的预热步数。</translation>
+    </message>
+    <message>
+      <source>training stopped at step {step}: {diverged}; {kept}. Try a smaller learning-rate scale or more warmup steps.</source>
+      <translation>训练在第 {step} 步停止：{diverged}；{kept}。请试试更小的学习率倍数或更多的预热步数。</translation>
+    </message>
+    <message>
+      <source>the GPU ran out of memory at step {step} with batches of {tokens} tokens; try fewer batch tokens (e.g. {half}). </source>
+      <translation>GPU 显存在第 {step} 步耗尽（每批 {tokens} 个词元）；请减少每批词元数（例如 {half}）。</translation>
+    </message>
+    <message>
+      <source>the GPU ran out of memory at step {step} with batches of {tokens} tokens; try fewer batch tokens (e.g. {half}). The last good checkpoint {path} is intact.</source>
+      <translation>GPU 显存在第 {step} 步耗尽（每批 {tokens} 个词元）；请减少每批词元数（例如 {half}）。最后一个有效的检查点 {path} 完好无损。</translation>
+    </message>
+    <message>
+      <source>{why} while saving step {step}; {kept}</source>
+      <translation>保存第 {step} 步时出错：{why}；{kept}</translation>
+    </message>
+    <message>
+      <source>cannot write to the output folder {path}: {reason}</source>
+      <translation>无法写入输出文件夹 {path}：{reason}</translation>
+    </message>
+    <message>
+      <source>{path} is a file, not a folder: choose a folder for the run</source>
+      <translation>{path} 是一个文件，不是文件夹：请为这次运行选择一个文件夹</translation>
+    </message>
+    <message>
+      <source>{path} already holds a training run: continue it with “Resume from”, choose another folder, or delete its step-* folders and LATEST to start over in it</source>
+      <translation>{path} 中已有一次训练运行：可在“继续自”中选择它以继续训练，或选择另一个文件夹，或删除其中的 step-* 文件夹和 LATEST 文件后在其中重新开始</translation>
+    </message>
+    <message>
+      <source>another training run (pid {pid}) is writing to {path}; wait for it or stop it (touch STOP in the folder), or choose another --out</source>
+      <translation>另一次训练运行（进程 {pid}）正在写入 {path}；请等它结束或停止它（在该文件夹中创建 STOP 文件），或选择另一个输出文件夹</translation>
+    </message>
+    <message>
+      <source>corpus file not found: {path}</source>
+      <translation>找不到语料文件：{path}</translation>
+    </message>
+    <message>
+      <source>the corpus path is a folder, not a file: {path}</source>
+      <translation>语料路径是一个文件夹，不是文件：{path}</translation>
+    </message>
+    <message>
+      <source>cannot read the corpus file {path}: {reason}</source>
+      <translation>无法读取语料文件 {path}：{reason}</translation>
+    </message>
+    <message>
+      <source>{path} is not UTF-8 text (bad byte at line {line}); convert it with iconv</source>
+      <translation>{path} 不是 UTF-8 文本（第 {line} 行有无效字节）；请用 iconv 转换编码</translation>
+    </message>
+    <message>
+      <source>{path} looks like a binary file, not text</source>
+      <translation>{path} 看起来是二进制文件，不是文本</translation>
+    </message>
+    <message>
+      <source>{path} holds no usable sentence pairs ({n} lines skipped)</source>
+      <translation>{path} 中没有可用的句对（跳过了 {n} 行）</translation>
+    </message>
+    <message>
+      <source>{path} has {n} lines but {other} has {m}: the files must be aligned line by line</source>
+      <translation>{path} 有 {n} 行，而 {other} 有 {m} 行：两个文件必须逐行对齐</translation>
+    </message>
+    <message>
+      <source>{path} holds no tab-separated pairs (is it a TSV file?)</source>
+      <translation>{path} 中没有以制表符分隔的句对（它是 TSV 文件吗？）</translation>
+    </message>
+    <message>
+      <source>no training pairs are left after holding out the validation set; the corpus is too small</source>
+      <translation>留出验证集后没有剩下任何训练句对；语料太少</translation>
+    </message>
+    <message>
+      <source>no training pair fits the length limit after tokenization</source>
+      <translation>分词后没有一个训练句对符合长度限制</translation>
+    </message>
+    <message>
+      <source>the checkpoint's model config differs from the run's; resume with the same model</source>
+      <translation>检查点的模型配置与这次运行的不同；请用相同的模型继续训练</translation>
+    </message>
+    <message>
+      <source>model folder not found: {path}</source>
+      <translation>找不到模型文件夹：{path}</translation>
+    </message>
+    <message>
+      <source>not a model folder: {path} has no {file} (expected {files})</source>
+      <translation>不是模型文件夹：{path} 中没有 {file}（应有 {files}）</translation>
+    </message>
+    <message>
+      <source>a model of {params} M parameters needs at least {need} GiB to train (weights, gradients and Adam's two moments, before activations), but {device} has {free} GiB free; choose a smaller preset or d_model</source>
+      <translation>训练一个 {params} M 参数的模型至少需要 {need} GiB 内存（权重、梯度和 Adam 的两个矩，不含激活值），但 {device} 只有 {free} GiB 可用；请选择更小的预设或 d_model</translation>
+    </message>
+    <message>
+      <source>Unexpected error: {kind}: {error}</source>
+      <translation>意外错误：{kind}：{error}</translation>
+    </message>
+    <message>
+      <source>the last good checkpoint {path} is intact</source>
+      <translation>最后一个有效的检查点 {path} 完好无损</translation>
+    </message>
+    <message>
+      <source>no checkpoint was written yet</source>
+      <translation>还没有写入任何检查点</translation>
+    </message>
+    <message>
+      <source>no checkpoint was written</source>
+      <translation>没有写入任何检查点</translation>
+    </message>
+    <message>
+      <source>the previous checkpoint {name} is intact</source>
+      <translation>上一个检查点 {name} 完好无损</translation>
+    </message>
+    <message>
+      <source>no earlier checkpoint of this run exists</source>
+      <translation>这次运行还没有更早的检查点</translation>
+    </message>
+    <message>
+      <source>the loss diverged: {loss} for {reports} reports in a row, worse than guessing uniformly among {vocab} pieces (ln V = {ln_v})</source>
+      <translation>损失发散：连续 {reports} 次报告为 {loss}，比在 {vocab} 个子词中均匀猜测还差（ln V = {ln_v}）</translation>
+    </message>
+    <message>
+      <source>the loss diverged: {loss} for {reports} reports in a row, against {best} earlier in the run</source>
+      <translation>损失发散：连续 {reports} 次报告为 {loss}，而本次运行早些时候曾为 {best}</translation>
+    </message>
+    <message>
+      <source>no space left on the disk of {path}</source>
+      <translation>{path} 所在的磁盘已满</translation>
+    </message>
+    <message>
+      <source>cannot write to {path} ({reason})</source>
+      <translation>无法写入 {path}（{reason}）</translation>
+    </message>
+    <message>
+      <source>Permission denied</source>
+      <translation>权限不足</translation>
+    </message>
+    <message>
+      <source>No space left on device</source>
+      <translation>设备上没有剩余空间</translation>
+    </message>
+    <message>
+      <source>Read-only file system</source>
+      <translation>文件系统是只读的</translation>
+    </message>
+    <message>
+      <source>No such file or directory</source>
+      <translation>没有这个文件或文件夹</translation>
+    </message>
+    <message>
+      <source>Not a directory</source>
+      <translation>不是文件夹</translation>
+    </message>
+    <message>
+      <source>Is a directory</source>
+      <translation>是一个文件夹</translation>
+    </message>
   </context>
 </TS>

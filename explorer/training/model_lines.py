@@ -5,7 +5,7 @@ The model package never imports Qt, so it reports in English: "task reverse: 200
 of a record that reaches the GUI from every run: under torchrun the records cross from the training
 processes as JSON, which keeps ``message`` and drops ``extra``. So the Train tab recognises the forms the
 model writes (model/training/data.py, prepare.py, train.py) and formats each again with ``tr()``; a line
-of any other form (most error messages) is shown as it came.
+of any other form is shown as it came. A failed run's messages have their own forms (model_errors.py).
 
 The forms are copied here, not imported: importing ``model.training`` would load sentencepiece on the GUI
 thread. tests/explorer/test_train_log_language.py makes the lines with the model's own functions, so a

@@ -20,6 +20,7 @@ from PySide6.QtCore import Signal
 from explorer.training.curves import StatsStrip, TrainingCurves
 from explorer.training.form import TrainForm
 from explorer.training.log import TrainLog
+from explorer.training.model_errors import model_error
 from explorer.training.model_lines import model_line
 from explorer.training.probe_replay import ProbeReplay
 from explorer.training.worker import TrainRunner
@@ -307,9 +308,9 @@ class TrainPanel(QtWidgets.QWidget):
                                  else tr("Stopped at step {step}", step=p.step))
         elif p.event == "error":
             self._outcome = tr("Failed")
-            # The worker's own sentences have entries (translate); the model's lines of a known form
-            # are said again (model_line); any other error is shown as it came, in English.
-            message = translate(model_line(p.message))
+            # The worker's own sentences have entries (translate); the model's messages of a known form
+            # are said again (model_error); any other error is shown as it came, in English.
+            message = translate(model_error(p.message))
             self.show_error(message)
             self.log(tr("Error: {message}", message=message), error=True)
         if self._state == "preparing" and p.event not in ("error", "done", "stopped"):

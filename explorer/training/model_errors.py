@@ -1,0 +1,126 @@
+"""The training run's English error messages, said again in the window's language for the Train tab.
+
+A failed run reaches the panel as one "error" record whose ``message`` is the model's own English (the model
+package never imports Qt): a NaN loss, a full disk, a corpus file that is missing or not UTF-8, a folder
+that already holds a run. As with the data report (model_lines.py), the Train tab recognises the forms the
+model writes and formats each again with ``tr()``; a message of any other form is shown as it came.
+
+Each form is written once, as the model's English with its varying parts named: ``{step}``, ``{path}``.
+That text is both the ``tr()`` template (so the English window shows the message unchanged) and, with its
+named parts turned into groups, the pattern that recognises it. Some parts are sentences of their own
+(which checkpoint is intact, the operating system's reason a write failed): those are said again too.
+tests/explorer/test_train_log_errors.py makes each message with the model's own code, so a change of
+wording there fails a test instead of reaching the Chinese log in English.
+"""
+
+from __future__ import annotations
+
+import re
+
+from explorer.ui.i18n import N_, tr, translate
+
+# Where the model writes each form: model/training/train.py (the loop), state.py (saving, resuming),
+# data.py and model/corpus/lines.py (reading the corpus), prepare.py, checkpoint.py (the run folder), lock.py,
+# memory.py, torchrun.py (several processes) and explorer/training/worker.py (an error nobody foresaw).
+# A message whose last part is free text (a path, another message) matches the first form that fits, so
+# the torchrun suffix, which ends every other message it wraps, comes first.
+FORMS = (
+    N_("{message} (the training processes exited with code {code})"),  # torchrun._failure
+    N_("the training processes failed (exit code {code}); {kept}. Last messages:\n{lines}"),  # torchrun._failure
+    N_("training stopped: the loss became {value} at step {step}; {kept}. "
+       "Try a smaller learning-rate scale or more warmup steps."),  # train._train, a NaN or infinite loss
+    N_("training stopped at step {step}: {diverged}; {kept}. "
+       "Try a smaller learning-rate scale or more warmup steps."),  # train._train, DivergenceWatch
+    N_("the GPU ran out of memory at step {step} with batches of {tokens} tokens; "
+       "try fewer batch tokens (e.g. {half}). "),  # train._train, before any checkpoint
+    N_("the GPU ran out of memory at step {step} with batches of {tokens} tokens; "
+       "try fewer batch tokens (e.g. {half}). The last good checkpoint {path} is intact."),
+    N_("{why} while saving step {step}; {kept}"),  # state.save_failure
+    N_("cannot write to the output folder {path}: {reason}"),  # train.train, worker.check_writable, torchrun
+    N_("{path} is a file, not a folder: choose a folder for the run"),  # checkpoint.check_new_run
+    # checkpoint.check_new_run with the hints the GUI worker gives it (worker.RESUME_HINT, OVERWRITE_HINT)
+    N_("{path} already holds a training run: continue it with “Resume from”, choose another folder, "
+       "or delete its step-* folders and LATEST to start over in it"),
+    N_("another training run (pid {pid}) is writing to {path}; wait for it or stop it (touch STOP in the "
+       "folder), or choose another --out"),  # lock.RunLock.acquire
+    N_("corpus file not found: {path}"),  # corpus.lines.read_text
+    N_("the corpus path is a folder, not a file: {path}"),
+    N_("cannot read the corpus file {path}: {reason}"),
+    N_("{path} is not UTF-8 text (bad byte at line {line}); convert it with iconv"),  # corpus.lines.decode_text
+    N_("{path} looks like a binary file, not text"),
+    N_("{path} holds no usable sentence pairs ({n} lines skipped)"),  # data._collect
+    N_("{path} has {n} lines but {other} has {m}: the files must be aligned line by line"),  # data.read_parallel
+    N_("{path} holds no tab-separated pairs (is it a TSV file?)"),  # data.read_tsv
+    N_("no training pairs are left after holding out the validation set; the corpus is too small"),  # prepare
+    N_("no training pair fits the length limit after tokenization"),  # prepare.prepare_data
+    N_("the checkpoint's model config differs from the run's; resume with the same model"),  # state.restore
+    N_("model folder not found: {path}"),  # checkpoint.resolve, a "Resume from" folder
+    N_("not a model folder: {path} has no {file} (expected {files})"),
+    N_("a model of {params} M parameters needs at least {need} GiB to train (weights, gradients and Adam's "
+       "two moments, before activations), but {device} has {free} GiB free; "
+       "choose a smaller preset or d_model"),  # memory.check_fits
+    N_("Unexpected error: {kind}: {error}"),  # explorer/training/worker.error_message
+)
+# Parts that are sentences of their own, by the name the forms give them.
+KEPT = (  # what is left on disk: train._train, state.save_failure, torchrun._failure
+    N_("the last good checkpoint {path} is intact"),
+    N_("no checkpoint was written yet"),
+    N_("no checkpoint was written"),
+    N_("the previous checkpoint {name} is intact"),
+    N_("no earlier checkpoint of this run exists"),
+)
+DIVERGED = (  # divergence.DivergenceWatch.update
+    N_("the loss diverged: {loss} for {reports} reports in a row, worse than guessing uniformly among "
+       "{vocab} pieces (ln V = {ln_v})"),
+    N_("the loss diverged: {loss} for {reports} reports in a row, against {best} earlier in the run"),
+)
+WHY = (  # state.save_failure
+    N_("no space left on the disk of {path}"),
+    N_("cannot write to {path} ({reason})"),
+)
+# The operating system's reasons (OSError.strerror) a teacher meets most: a fixed English text each.
+REASONS = (N_("Permission denied"), N_("No space left on device"), N_("Read-only file system"),
+           N_("No such file or directory"), N_("Not a directory"), N_("Is a directory"))
+# A count must not swallow the words after it when a path before it holds " has " or " lines".
+NUMBER = r"[\d,]+"
+NUMBERS = {"step", "code", "line", "n", "m", "tokens", "half", "reports", "vocab"}
+
+
+def model_error(text: str) -> str:
+    """``text``, a failed run's message, in the window's language if it is one of the known forms."""
+    return _say(text, FORMS)
+
+
+def _say(text: str, forms: tuple[str, ...]) -> str:
+    for template, pattern in _patterns(forms):
+        if m := pattern.fullmatch(text):
+            return tr(template, **{name: _part(name, value) for name, value in m.groupdict().items()})
+    return text
+
+
+def _part(name: str, value: str) -> str:
+    """One named part of a message: a sentence of its own said again, anything else (data) as it came."""
+    if name == "message":
+        return model_error(value)
+    if name == "reason":
+        return translate(value) if value in REASONS else value
+    forms = {"kept": KEPT, "diverged": DIVERGED, "why": WHY}.get(name)
+    return _say(value, forms) if forms else value
+
+
+_COMPILED: dict[str, re.Pattern] = {}
+
+
+def _patterns(forms: tuple[str, ...]):
+    for template in forms:
+        if template not in _COMPILED:
+            _COMPILED[template] = _pattern(template)
+        yield template, _COMPILED[template]
+
+
+def _pattern(template: str) -> re.Pattern:
+    """The English form with each ``{name}`` a named group: digits for a count, else any text."""
+    pieces = re.split(r"\{(\w+)\}", template)  # literal, name, literal, name, …, literal
+    regex = "".join(re.escape(piece) if i % 2 == 0 else f"(?P<{piece}>{NUMBER if piece in NUMBERS else '.+?'})"
+                    for i, piece in enumerate(pieces))
+    return re.compile(regex, re.S)
