@@ -36,11 +36,11 @@ READING_AND_TOKENIZER = N_("Reading the corpus and training the tokenizer…")
 # Notes with a part that varies go as (template, arguments): the panel formats them on the GUI thread.
 BUILDING_DING = N_("Building the Ding corpus in {folder} (this takes a minute)…")
 NO_GPU_LIST = N_("Could not list the GPUs: {error}")
-# A whole sentence, so the panel can show it in the window's language (translate() on the GUI thread).
 # How the Train tab resumes or starts over in a folder that holds a run, for check_new_run's refusal; the
 # panel knows the whole sentence with these two in it (explorer/training/model_errors.py).
 RESUME_HINT = "“Resume from”"
 OVERWRITE_HINT = "delete its step-* folders and LATEST"
+# A whole sentence, so the panel can show it in the window's language (translate() on the GUI thread).
 GPU_OUT_OF_MEMORY = N_("The GPU ran out of memory. Try fewer batch tokens or a smaller model; "
                        "the last checkpoint written (if any) is intact.")
 
