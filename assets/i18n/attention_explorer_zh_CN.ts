@@ -504,8 +504,12 @@ B 的译文：{text}</translation>
       <translation>已掩码（未来位置）</translation>
     </message>
     <message>
-      <source>Full model: BLEU {bleu:.1f}, chrF {chrf:.1f} on {n} sentences{cached}. Cells: BLEU lost without the head; most important {head}, {drop:.1f} lost.</source>
+      <source>Full model: BLEU {bleu:.1f}, chrF {chrf:.1f} on {n} sentences{cached}. Cells: BLEU lost without the head; most important: {head}, {drop:.1f} lost.</source>
       <translation>完整模型：{n} 个句子上 BLEU {bleu:.1f}，chrF {chrf:.1f}{cached}。格子：去掉该头后损失的 BLEU；最重要的是 {head}，损失 {drop:.1f}。</translation>
+    </message>
+    <message>
+      <source>{kind} L{layer} H{head}</source>
+      <translation>{kind} 第 {layer} 层第 {head} 头</translation>
     </message>
     <message>
       <source>BLEU lost</source>

@@ -21,16 +21,11 @@ from PySide6 import QtCore, QtGui, QtWidgets
 
 from explorer.attention.heatmap import BASE_POINT_SIZE, HeatmapView, release_title_width
 from explorer.ui.i18n import again
+from explorer.ui.title_lines import two_line_splits
 
 TITLE_FACTOR = 1.3  # the title's size over the axes' base, as HeatmapView writes it
 GAP = 6.0  # px kept free between the title and the colour bar (and the canvas' left edge)
 TWO_LINE_CANVAS_LINES = 10  # a canvas at least this many title lines tall spares one for a wrapped title
-
-
-def _breaks(text: str) -> list[int]:
-    """Where ``text`` may wrap: at its spaces, and between two CJK characters (Chinese has no spaces)."""
-    cjk = [ch >= "\u2e80" for ch in text]
-    return [i for i in range(1, len(text)) if text[i] == " " or (cjk[i - 1] and cjk[i])]
 
 
 def fit_title(title: str, short: str, metrics: QtGui.QFontMetricsF, rooms: tuple[float, float],
@@ -44,10 +39,7 @@ def fit_title(title: str, short: str, metrics: QtGui.QFontMetricsF, rooms: tuple
 
     candidates = [[title]]
     if two_lines:
-        splits = [[title[:i].strip(), title[i:].strip()] for i in _breaks(title)]
-        # the most even split reads best
-        candidates += sorted(splits, key=lambda s: abs(metrics.horizontalAdvance(s[0])
-                                                       - metrics.horizontalAdvance(s[1])))
+        candidates += two_line_splits(title, metrics)
     candidates.append([short or title])
     for lines in candidates:
         for room, justify in zip(rooms, ("center", "right")):

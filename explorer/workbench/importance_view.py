@@ -12,14 +12,14 @@ import json
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6 import QtWidgets
+from PySide6 import QtCore, QtWidgets
 
 from explorer.ui.colormaps import DEFAULT_COLORMAP
 from explorer.ui.i18n import N_, tr, translate
 from explorer.workbench.run_bar import RunBar
 from explorer.workbench.value_grid import GRID_TITLES, ScaleBar, ValueGrid
 from model.records import KINDS
-from model.records.research import Importance
+from model.records.research import Importance, parse_head
 
 HINT = N_("Run to score every head: each is removed alone and the test set translated again (greedy).")
 # Which of the two measures the grids show: the gradient estimate comes first (seconds), the exact run after.
@@ -28,6 +28,13 @@ SHOWN_ESTIMATE = N_("Shown: gradient estimate (|∂loss/∂gate| per head, Miche
 SHOWN_EXACT = N_("Shown: exact BLEU drop (each head removed and the test set translated again).")
 
 CURVE_PEN = "#1f5fbf"
+AXIS_TITLE_SCALE = 0.85  # the curve's axis titles over the window's type: a little smaller than the text
+
+
+def head_name(name: str) -> str:
+    """'cross:1.1' (the command line's notation) as the grids label it: 'Cross (encoder–decoder) L1 H1'."""
+    kind, layer, head = parse_head(name)
+    return tr("{kind} L{layer} H{head}", kind=tr(GRID_TITLES[kind]), layer=layer + 1, head=head + 1)
 
 
 class ImportanceView(QtWidgets.QWidget):
@@ -47,12 +54,15 @@ class ImportanceView(QtWidgets.QWidget):
         self.export_button.setEnabled(False)
         self.export_button.clicked.connect(self._export_dialog)
         self.grids = {k: ValueGrid(GRID_TITLES[k], DEFAULT_COLORMAP) for k in KINDS}
+        for grid in self.grids.values():
+            grid.peers = list(self.grids.values())  # side by side: titles of one height, cells level
         self.scale_bar = ScaleBar(DEFAULT_COLORMAP)  # the grids' shared scale: BLEU lost, 0 to the largest
         self.curve_plot = pg.PlotWidget(enableMenu=False)
         self.curve_plot.setBackground(None)
         self.curve_plot.setLabel("bottom", "heads removed (least important first)")
         self.curve_plot.setLabel("left", "BLEU")
         self.curve_plot.setMinimumHeight(140)
+        self._fit_axis_titles()
         self.curve = self.curve_plot.plot([], [], pen=pg.mkPen(CURVE_PEN, width=2), symbol="o", symbolSize=4,
                                           symbolBrush=CURVE_PEN)
 
@@ -84,8 +94,9 @@ class ImportanceView(QtWidgets.QWidget):
         worst = max(result.heads, key=lambda h: result.bleu - h.bleu)
         self.summary.setText(tr(
             "Full model: BLEU {bleu:.1f}, chrF {chrf:.1f} on {n} sentences{cached}. Cells: BLEU lost without the "
-            "head; most important {head}, {drop:.1f} lost.", bleu=result.bleu, chrf=result.chrf, n=result.sentences,
-            cached=tr(" (from the cache)") if result.cached else "", head=worst.head, drop=result.bleu - worst.bleu))
+            "head; most important: {head}, {drop:.1f} lost.", bleu=result.bleu, chrf=result.chrf, n=result.sentences,
+            cached=tr(" (from the cache)") if result.cached else "", head=head_name(worst.head),
+            drop=result.bleu - worst.bleu))
         self.export_button.setEnabled(True)
 
     def set_estimate(self, estimate, n_layers: int, n_heads: int) -> None:
@@ -100,8 +111,25 @@ class ImportanceView(QtWidgets.QWidget):
         self.curve.setData([], [])
         best = max(estimate.scores, key=lambda s: s[1])
         self.summary.setText(tr("Loss {loss:.3f} on {n} sentences. Cells: |∂loss/∂gate|; largest {head}, {value:.2f}.",
-                                loss=estimate.loss, n=estimate.sentences, head=best[0], value=best[1]))
+                                loss=estimate.loss, n=estimate.sentences, head=head_name(best[0]), value=best[1]))
         self.export_button.setEnabled(False)  # exports write the exact result
+
+    def axis_title_point_size(self) -> float:
+        """The point size the pruning curve's axis titles are written in."""
+        return self._axis_point_size
+
+    def changeEvent(self, event) -> None:  # noqa: N802 - Qt override: zoom changes the application font
+        if event.type() == QtCore.QEvent.Type.FontChange:
+            self._fit_axis_titles()
+        super().changeEvent(event)
+
+    def _fit_axis_titles(self) -> None:
+        """The curve's axis titles at the window's type (pyqtgraph writes them at a fixed 9 pt, so zoomed
+        twice they stood at half the size of the numbers under them)."""
+        self._axis_point_size = AXIS_TITLE_SCALE * self.font().pointSizeF()
+        for name in ("left", "bottom"):
+            axis = self.curve_plot.getAxis(name)
+            axis.setLabel(axis.labelText, **{"font-size": f"{self._axis_point_size:.1f}pt"})
 
     def clear(self) -> None:
         """No result (another model): the grids, the curve and the summary go back to the start."""

@@ -12,8 +12,9 @@ from PySide6 import QtCore, QtGui, QtWidgets
 
 from explorer.ui.colormaps import map_to_rgba, text_color_for
 from explorer.ui.i18n import N_, tr
+from explorer.ui.title_lines import fit_lines
 
-LABEL_W, LABEL_H, TITLE_H = 28, 18, 20
+LABEL_W, LABEL_H, TITLE_H = 28, 18, 20  # px at the least; the rows grow with the font (zoom)
 NUMBER_SHRINK = (1.0, 0.85, 0.72, 0.6)  # the cell numbers' font, as a fraction of the widget's, tried until they fit
 # Short enough for three grids side by side in a 1024-pixel window (the full titles are clipped there).
 GRID_TITLES = {"encoder": N_("Encoder self"), "decoder": N_("Decoder self (masked)"),
@@ -30,12 +31,43 @@ class ValueGrid(QtWidgets.QWidget):
         self.values = np.zeros((0, 0))
         self.levels = (0.0, 1.0)
         self.fmt = "{:.2f}"
+        # Grids shown side by side: their titles take as many lines as the one that needs most, so their
+        # cells stay level (set by the view that holds them; alone, a grid is its own peer).
+        self.peers: list[ValueGrid] = [self]
         self.setMinimumSize(120, 90)
         self.setSizePolicy(QtWidgets.QSizePolicy.Policy.Expanding, QtWidgets.QSizePolicy.Policy.Expanding)
 
     def shown_title(self) -> str:
-        """The title as painted: in the window's language."""
+        """The title in the window's language."""
         return tr(self.title) if self.title else ""
+
+    def title_lines(self) -> list[str]:
+        """The title as painted: one line where it fits the grid's width, else two (three zoomed grids side
+        by side at 1024 px cut "Decoder self (masked)" to "Decoder self (mask…"), else cut with "…"."""
+        return fit_lines(self.shown_title(), QtGui.QFontMetricsF(self.font()), self.width() - 4)
+
+    def title_height(self) -> int:
+        """Pixels above the head labels: as many title lines as the peer that needs most."""
+        lines = max(len(peer.title_lines()) for peer in self.peers)
+        return max(TITLE_H, lines * self.fontMetrics().height() + 2)
+
+    def label_height(self) -> int:
+        return max(LABEL_H, self.fontMetrics().height())
+
+    def resizeEvent(self, event) -> None:  # noqa: N802 - Qt override
+        super().resizeEvent(event)
+        self._refresh_tooltip()
+
+    def changeEvent(self, event) -> None:  # noqa: N802 - Qt override: zoom changes the font, a switch the words
+        if event.type() in (QtCore.QEvent.Type.FontChange, QtCore.QEvent.Type.LanguageChange):
+            self._refresh_tooltip()
+        super().changeEvent(event)
+
+    def _refresh_tooltip(self) -> None:
+        """The whole title on hover where the painted one had to be cut."""
+        whole = self.shown_title()
+        cut = "".join(self.title_lines()).replace(" ", "") != whole.replace(" ", "")
+        self.setToolTip(whole if cut else "")
 
     def set_values(self, values: np.ndarray, levels: tuple[float, float] | None = None, fmt: str = "{:.2f}") -> None:
         """Show ``values`` (L, H); ``levels`` (low, high) map to the ends of the colour map (default: its range)."""
@@ -59,17 +91,21 @@ class ValueGrid(QtWidgets.QWidget):
     def cell_rect(self, layer: int, head: int) -> QtCore.QRectF:
         """Where the cell of (0-based) ``layer``, ``head`` is painted, in widget pixels."""
         rows, cols = self.values.shape
+        top = self.title_height() + self.label_height()
         w = max(1.0, (self.width() - LABEL_W) / max(cols, 1))
-        h = max(1.0, (self.height() - LABEL_H - TITLE_H) / max(rows, 1))
-        return QtCore.QRectF(LABEL_W + head * w, TITLE_H + LABEL_H + layer * h, w, h)
+        h = max(1.0, (self.height() - top) / max(rows, 1))
+        return QtCore.QRectF(LABEL_W + head * w, top + layer * h, w, h)
 
     def paintEvent(self, event) -> None:  # noqa: N802 - Qt override
         p = QtGui.QPainter(self)
         pal = self.palette()
         p.setPen(pal.color(QtGui.QPalette.ColorRole.WindowText))
-        # Cut to the grid's width: three zoomed titles side by side ran into each other.
-        title = self.fontMetrics().elidedText(self.shown_title(), QtCore.Qt.TextElideMode.ElideRight, self.width() - 4)
-        p.drawText(QtCore.QRectF(0, 0, self.width(), TITLE_H), QtCore.Qt.AlignmentFlag.AlignCenter, title)
+        lines = self.title_lines()
+        line_h = self.fontMetrics().height()
+        top = (self.title_height() - len(lines) * line_h) / 2  # a one-line title beside a peer's two: centred
+        for i, line in enumerate(lines):
+            p.drawText(QtCore.QRectF(0, top + i * line_h, self.width(), line_h), QtCore.Qt.AlignmentFlag.AlignCenter,
+                       line)
         rows, cols = self.values.shape
         if rows == 0 or cols == 0:
             p.drawText(self.rect(), QtCore.Qt.AlignmentFlag.AlignCenter, "—")
@@ -77,9 +113,10 @@ class ValueGrid(QtWidgets.QWidget):
         rgba = self.colors()
         center = QtCore.Qt.AlignmentFlag.AlignCenter
         number_font, number_fmt = self._numbers()
+        label_top, label_h = self.title_height(), self.label_height()
         for c, label in enumerate(self.head_labels()):
             r0 = self.cell_rect(0, c)
-            p.drawText(QtCore.QRectF(r0.x(), TITLE_H, r0.width(), LABEL_H), center, label)
+            p.drawText(QtCore.QRectF(r0.x(), label_top, r0.width(), label_h), center, label)
         for r in range(rows):
             r0 = self.cell_rect(r, 0)
             p.drawText(QtCore.QRectF(0, r0.y(), LABEL_W, r0.height()), center, f"L{r + 1}")

@@ -93,7 +93,10 @@ def test_importance_grid_fills_from_a_run_and_exports(qtbot, bench, files, tiny_
     assert (pixel.red(), pixel.green(), pixel.blue()) == tuple(int(c) for c in top[:3])
     assert grid.levels[1] == pytest.approx(headless.bleu - worst.bleu)
     # the summary names the same positive number the cell shows (#31 item 15: it said "(−7.2)" by a "7.2")
-    assert f"most important {worst.head}, {headless.bleu - worst.bleu:.1f} lost" in view.summary.text()
+    layer, head = (int(n) for n in worst.head.partition(":")[2].split("."))  # 'dec:1.4': 1-based
+    kind = {"enc": "Encoder self", "dec": "Decoder self (masked)", "cross": "Cross (encoder–decoder)"}[
+        worst.head.partition(":")[0]]
+    assert f"most important: {kind} L{layer} H{head}, {headless.bleu - worst.bleu:.1f} lost" in view.summary.text()
     assert "−" not in view.summary.text()
     x, y = view.curve_points()
     assert list(y) == [headless.bleu] + [h.bleu for h in headless.curve] and len(x) == n + 1
