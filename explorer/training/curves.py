@@ -214,6 +214,13 @@ class TrainingCurves(QtWidgets.QWidget):
     def _fit_minimum(self) -> None:
         rows = 3 if self._stacked else 1
         self.setMinimumHeight(rows * (MIN_PLOT_PX + PLOT_GAP_PX))
+        self.updateGeometry()
+
+    def sizeHint(self) -> QtCore.QSize:  # noqa: N802 - Qt override
+        """As tall as the minimum: the curves stretch into whatever room they are given. The scroll area
+        around them sizes its word-wrapped column by preferred heights, and pyqtgraph's 480 px made the
+        column taller than the room at 1600 × 1000, where the curves' x axis sat below a scroll fold."""
+        return QtCore.QSize(super().sizeHint().width(), self.minimumHeight())
 
     def _append(self, name: str, step: int, value: float) -> None:
         if value is None or not math.isfinite(value):

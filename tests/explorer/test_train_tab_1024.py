@@ -218,6 +218,17 @@ def test_a_desk_keeps_the_curves_their_room_when_the_first_probe_comes(window, q
         panel.runner.worker.progress.emit(p)
     top, maps = panel.split.sizes()
     assert top + maps > 800 and abs(maps / (top + maps) - 0.6) < 0.01
+    settle()
+    # The numbers and the curves fit that room whole: no scroll fold (the column used to be sized by
+    # pyqtgraph's preferred 480 px a plot and the curves' x axis stood below the fold).
+    scroll = panel.curves_scroll
+    assert scroll.widget().height() <= scroll.viewport().height()
+    assert not scroll.verticalScrollBar().isVisible()
+    canvas = panel.curves.canvas
+    for plot in (panel.curves.loss_plot, panel.curves.lr_plot, panel.curves.bleu_plot):
+        rect = plot.getAxis("bottom").sceneBoundingRect()  # the x axis, its numbers and title
+        bottom = canvas.mapTo(scroll.viewport(), canvas.mapFromScene(rect.bottomLeft()))
+        assert 0 < bottom.y() <= scroll.viewport().height()
 
 
 @pytest.mark.parametrize("train_tab", [("en", 2), ("zh_CN", 2)], indirect=True, ids=["en-zoom2", "zh_CN-zoom2"])
