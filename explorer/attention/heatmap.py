@@ -168,6 +168,9 @@ class HeatmapView(QtWidgets.QWidget):
         # Cells change size with the window, a splitter, the presentation font or a held frame: the
         # numbers are fitted to them again (narrow Compare maps overprinted "0.000.000.00").
         self.plot.vb.sigResized.connect(self._refit_cell_numbers)
+        # The titles run along the plot: fitted again when it has its size (it takes it after the canvas'
+        # resize, and a split with a dock changes it without one; a zoomed title stayed cut otherwise).
+        self.plot.vb.sigResized.connect(self._apply_titles)
         self.plot.vb.sigRangeChanged.connect(self._refit_cell_numbers)
         # pyqtgraph reports moves only inside the scene; leaving the plot must clear the hover too,
         # or the last cell stays boxed and read out after the pointer has gone.

@@ -96,10 +96,16 @@ def fit_formula_dock(window, dock: QDockWidget) -> None:
     """The dock under the maps, placed when opened: its height again once the sentence page is on screen
     (its steps laid out, no longer estimated), once per opening, so a separator the teacher moves later
     stays where it was put."""
-    if not dock.property(FIT_PENDING) or dock.isFloating() or not dock.isVisible():
-        return
-    dock.setProperty(FIT_PENDING, False)
-    if window.dockWidgetArea(dock) == Qt.DockWidgetArea.BottomDockWidgetArea:
+    if dock.property(FIT_PENDING):
+        dock.setProperty(FIT_PENDING, False)
+        refit_formula_dock(window, dock)
+
+
+def refit_formula_dock(window, dock: QDockWidget) -> None:
+    """The dock under the maps split again, for a new type size (zoom): the steps' height and the map's
+    readable one both changed with it. A dock elsewhere, floating or closed is left as it is."""
+    if (not dock.isFloating() and dock.isVisible()
+            and window.dockWidgetArea(dock) == Qt.DockWidgetArea.BottomDockWidgetArea):
         window.resizeDocks([dock], [bottom_height(window, dock)], Qt.Orientation.Vertical)
 
 

@@ -106,3 +106,21 @@ def test_at_fonts_1_the_dock_takes_what_its_steps_need_and_the_map_the_rest(qtbo
     win.attention_panel.set_state("decoder", 0, 0)  # its mask step shows: still no scrolling
     qtbot.wait(50)
     assert view.formulas["mask"].isVisible() and scroll.verticalScrollBar().maximum() == 0
+
+
+def test_zooming_with_the_dock_open_splits_the_height_again(qtbot, language):
+    """Ctrl+= twice after the dock was opened at ×1: the dock kept the steps' ×1 height and the map
+    shrank to 110 px under the larger type, its query title cut."""
+    win = language
+    _dock_open(qtbot, win, zoom=0)
+    unzoomed = win.formula_dock.height()
+    win.zoom_in()
+    win.zoom_in()
+    heatmap = win.attention_panel.heatmap
+    qtbot.waitUntil(lambda: win.formula_dock.height() < unzoomed)
+    qtbot.wait(50)
+    assert heatmap.plot.vb.height() >= 190, heatmap.plot.vb.height()
+    assert heatmap._left.labelText == tr("Query: source token")
+    win.reset_zoom()  # back to ×1: the steps fit whole again
+    view = win.formula_dock.widget()
+    qtbot.waitUntil(lambda: view.findChild(QScrollArea).verticalScrollBar().maximum() == 0)
