@@ -181,17 +181,16 @@ class FormulaView(QWidget):
         page is on screen; before (the dock is placed when opened, before the sentence's q, k and v have
         arrived, and the hand example's rows are shorter) estimated from the type and the sentence."""
         outer, inner = self.layout().contentsMargins(), self._inner.contentsMargins()
-        controls = self.layout().itemAt(0).widget()
-        frame = (outer.top() + outer.bottom() + self.layout().spacing()
-                 + 2 * self.findChild(QScrollArea).frameWidth() + controls.heightForWidth(width - outer.left()
-                                                                                          - outer.right()))
-        width -= outer.left() + outer.right() + inner.left() + inner.right()
+        width -= outer.left() + outer.right()
+        controls = self.layout().itemAt(0).widget()  # the page buttons and check boxes, wrapped to width
+        frame = (outer.top() + outer.bottom() + self.layout().spacing() + controls.heightForWidth(width)
+                 + 2 * self.findChild(QScrollArea).frameWidth())
         if self.page == SENTENCE and self._row is not None:
-            body = self._inner.parentWidget()
             mask = 0 if self._has_mask else max(self.formulas["mask"].sizeHint().height(),
                                                 self.numbers["mask"].heightForWidth(self.numbers["scaled"].width()))
-            return frame + body.heightForWidth(width + inner.left() + inner.right()) + mask + self._inner.spacing()
-        return frame + self._estimated_height(width)
+            body = self._inner.parentWidget()
+            return frame + body.heightForWidth(width) + mask + self._inner.spacing()
+        return frame + self._estimated_height(width - inner.left() - inner.right())
 
     def _estimated_height(self, width: int) -> int:
         """The caption and the steps at ``width`` (inside the margins), with numbers of a typical width."""

@@ -13,7 +13,9 @@ from PySide6.QtWidgets import QDockWidget, QStyle
 from explorer.lecture.lesson_player import LessonRoom
 from explorer.lecture.ports import Clock, Docks, Sentence, Stage, Tabs
 
-BOTTOM_SHARE = 0.42  # of the window's height, for the dock under the maps: its steps, one line each, unscrolled
+# The most of the window's height the dock under the maps takes: at fonts ×1 on a 1024 × 768 projector its
+# steps, one line each, show unscrolled in it (bottom_height gives it only what they need).
+BOTTOM_SHARE = 0.42
 # Lines of steps the dock keeps when the Head map takes the height it reads whole at (zoomed fonts): the
 # caption and a step or two, so that the walkthrough stays in view with a scroll bar rather than a slit.
 DOCK_LINES = 5
