@@ -65,6 +65,28 @@ def set_fitted_title(plot, title: str, color: str, point_size: float, width: int
     return shown
 
 
+def fitted_axis_title(text: str, size: float, least: float, room: float) -> tuple[str, float]:
+    """(``text``, point size) for a title along ``room`` px: at ``size`` when it fits, else in type as
+    small as ``least`` points, and cut with an ellipsis only when even that is too long."""
+    font = QtGui.QFont(QtWidgets.QApplication.font())
+    font.setPointSizeF(size)
+    advance = QtGui.QFontMetricsF(font).horizontalAdvance(text)
+    if advance > room:
+        size = max(least, size * room / advance)
+        font.setPointSizeF(size)
+        # A line's width does not scale exactly with the point size (hinting): step down to what fits.
+        while size > least and QtGui.QFontMetricsF(font).horizontalAdvance(text) > room:
+            size = max(least, size - 0.25)
+            font.setPointSizeF(size)
+    shown = QtGui.QFontMetricsF(font).elidedText(text, QtCore.Qt.TextElideMode.ElideRight, max(40.0, room))
+    return shown, size
+
+
+def short_axis_title(title: str) -> str:
+    """An axis title without its explanation in brackets, the form a short plot shows."""
+    return re.split(r" \(|（", title, maxsplit=1)[0]  # a Chinese title has "（"
+
+
 def axis_noun(title: str) -> str:
     """'Query: source token' -> 'query': the word the hover read-out uses for an axis."""
     return title.replace("：", ":").split(":", 1)[0].strip().lower() or tr("row")
@@ -146,6 +168,9 @@ class HeatmapView(QtWidgets.QWidget):
         # Cells change size with the window, a splitter, the presentation font or a held frame: the
         # numbers are fitted to them again (narrow Compare maps overprinted "0.000.000.00").
         self.plot.vb.sigResized.connect(self._refit_cell_numbers)
+        # The titles run along the plot: fitted again when it has its size (it takes it after the canvas'
+        # resize, and a split with a dock changes it without one; a zoomed title stayed cut otherwise).
+        self.plot.vb.sigResized.connect(self._apply_titles)
         self.plot.vb.sigRangeChanged.connect(self._refit_cell_numbers)
         # pyqtgraph reports moves only inside the scene; leaving the plot must clear the hover too,
         # or the last cell stays boxed and read out after the pointer has gone.
@@ -325,6 +350,25 @@ class HeatmapView(QtWidgets.QWidget):
         self.readout.setText(text)
         self.hovered.emit(text)
 
+    def readable_plot_height(self) -> float:
+        """The plot height (px) at which this matrix reads whole at the current type: every row a line of
+        the cell numbers at their middle size (so the numbers are drawn and every row is labelled), and
+        the query and colour-bar titles, which run up the plot's side, uncut. A window that splits its
+        height with a dock asks it (``place_formula_dock``); the canvas' hard minimum stays
+        ``min_canvas_lines``, so a user may still drag the map smaller."""
+        rows = self._values.shape[0]
+        font = QtGui.QFont(self.font())
+        font.setPointSizeF(BASE_POINT_SIZE * 0.9 * self._font_scale * NUMBER_SHRINK[1])
+        # 2 px a row over the line: the axis' shrunk label font rounds to a line a little taller than
+        # its linear estimate, and a row a hair short of it is labelled only every other time.
+        cells = rows * (QtGui.QFontMetricsF(font).height() + 2) if 0 < rows <= self.cell_numbers_max else 0.0
+        title_font = QtGui.QFont(QtWidgets.QApplication.font())
+        title_font.setPointSizeF(BASE_POINT_SIZE * 1.15 * self._font_scale)
+        metrics = QtGui.QFontMetricsF(title_font)
+        row_title = short_axis_title(again(self._titles[1]))
+        titles = max(metrics.horizontalAdvance(row_title), metrics.horizontalAdvance(tr("attention weight")))
+        return float(np.ceil(max(cells, titles + 2)))
+
     def fit_titles(self) -> None:
         """Fit the titles to the canvas' current size now (normally done after each resize)."""
         self._apply_titles()
@@ -332,30 +376,30 @@ class HeatmapView(QtWidgets.QWidget):
     def _apply_titles(self) -> None:
         # In the window's language now: a resize after a language switch re-applies the titles kept aside.
         title, row_title, col_title = (again(t) for t in self._titles)
-        size = f"{BASE_POINT_SIZE * 1.15 * self._font_scale:.1f}pt"
-        style = {"color": self._text_color.name(), "font-size": size}
         set_fitted_title(self.plot, title, self._text_color.name(), BASE_POINT_SIZE * 1.3 * self._font_scale,
                          self.canvas.width())
         # The query title runs up the side of the plot; on a short canvas its explanation in
         # brackets goes, rather than the title being cut off at the top.
-        font = QtGui.QFont(QtWidgets.QApplication.font())
-        font.setPointSizeF(BASE_POINT_SIZE * 1.15 * self._font_scale)
         room = self.plot.vb.height() or 0.6 * self.canvas.height()
-        metrics = QtGui.QFontMetricsF(font)
-        if metrics.horizontalAdvance(row_title) > room:
-            row_title = re.split(r" \(|（", row_title, maxsplit=1)[0]  # a Chinese title has "（"
-        # Still longer than the plot is tall (zoom +2 at 1024 × 768): cut, or it runs past the plot's
-        # top and bottom and is clipped at both ends; the colour bar's title likewise.
-        elide = QtCore.Qt.TextElideMode.ElideRight
-        row_title = metrics.elidedText(row_title, elide, max(40.0, room))
-        bar_title = metrics.elidedText(tr("attention weight"), elide, max(40.0, room))
-        labels = (row_title, col_title, bar_title, tuple(style.items()))
+        full = BASE_POINT_SIZE * 1.15 * self._font_scale
+        if fitted_axis_title(row_title, full, full, room)[0] != row_title:
+            row_title = short_axis_title(row_title)
+        # Still longer than the plot is tall (zoom +2 under the formula dock): in smaller type, down to
+        # its size unzoomed (a zoomed title cut to "Query: so…" says less than a smaller whole one),
+        # then cut, or it runs past the plot's top and bottom and is clipped at both ends; the colour
+        # bar's title likewise.
+        least = min(full, BASE_POINT_SIZE * 1.15)
+        row_title, row_size = fitted_axis_title(row_title, full, least, room)
+        bar_title, bar_size = fitted_axis_title(tr("attention weight"), full, least, room)
+        styles = [{"color": self._text_color.name(), "font-size": f"{np.floor(size * 10) / 10:.1f}pt"}
+                  for size in (row_size, full, bar_size)]  # rounded down: a title that fits stays in
+        labels = (row_title, col_title, bar_title, tuple(tuple(style.items()) for style in styles))
         if labels == self._axis_labels:
             return  # setLabel drops the axes' cached pictures; a head switch keeps these titles
         self._axis_labels = labels
-        self._left.setLabel(row_title, **style)
-        self._bottom.setLabel(col_title, **style)
-        self.color_bar.axis.setLabel(bar_title, **style)
+        for axis, text, style in zip((self._left, self._bottom, self.color_bar.axis), (row_title, col_title, bar_title),
+                                     styles, strict=True):
+            axis.setLabel(text, **style)
         # pyqtgraph places an axis' title only when the axis is resized: a title cut a turn after the
         # resize stayed where the longer one had been centred, and ran off the canvas (")uery: target token").
         for axis in (self._left, self._bottom, self.color_bar.axis):

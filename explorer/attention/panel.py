@@ -21,7 +21,7 @@ from explorer.attention.heatmap import MIN_CANVAS_LINES, HeatmapView
 from explorer.attention.lines_view import LinesView
 from explorer.attention.panel_export import PanelExport
 from explorer.attention.panel_keys import KeyboardNavigation
-from explorer.attention.text_fit import fit_below_map
+from explorer.attention.text_fit import fit_below_map, fit_parts, wrapped_height
 from explorer.attention.tokens import LEGEND
 from explorer.ui.i18n import tr
 from model.records import KIND_TITLES, KINDS, AttentionMaps
@@ -127,6 +127,9 @@ class AttentionPanel(PanelExport, KeyboardNavigation, QtWidgets.QWidget):
         self.controls.colormap_changed.connect(self.colormap_changed)  # after the panel's own set_colormap
         self.grid.head_menu_requested.connect(self.head_menu_requested)
         self.heatmap.cell_clicked.connect(self.cell_clicked)
+        # The plot takes its new size after the panel's resize (pyqtgraph lays its scene out later): the
+        # legend's room is judged again then.
+        self.heatmap.plot.vb.sigResized.connect(self._fit_text)
         self.setFocusPolicy(QtCore.Qt.FocusPolicy.StrongFocus)
         self.install_shortcuts()
         self.set_font_scale(1.0)
@@ -244,11 +247,24 @@ class AttentionPanel(PanelExport, KeyboardNavigation, QtWidgets.QWidget):
         width = self._content.width() - margins.left() - margins.right()
         extra = margins.top() + margins.bottom() + self.legend_label.contentsMargins().bottom()
         fit = fit_below_map(stats, legend, label.fontMetrics(), width, self._content.height(),
-                            self._stats_text, tr(LEGEND), extra)
+                            self._stats_text, tr(LEGEND), extra, self._map_spare(stats, width))
         if label.text() != fit.stats:
             label.setText(fit.stats)
         label.setToolTip(fit.tooltip)
         self.legend_label.setVisible(fit.legend_shown and not self._compact)
+
+    def _map_spare(self, stats: str, width: int) -> float | None:
+        """The Head map's plot height over its readable one, as it would be with the legend hidden and the
+        statistics (``stats``, at ``width``) on one line, so that the answer does not flip with what it
+        decides; None for the other views, or before the map is laid out."""
+        plot = self.heatmap.plot.vb.height()
+        if self.view() != "head" or self._maps is None or plot < 1:
+            return None
+        legend, metrics = self.legend_label, self.stats_label.fontMetrics()
+        shown = legend.height() - legend.contentsMargins().bottom() if legend.isVisible() else 0
+        second = (wrapped_height(self.stats_label.text(), metrics, width)
+                  - wrapped_height(fit_parts(stats, metrics, width, 1), metrics, width))
+        return plot + shown + max(0, second) - self.heatmap.readable_plot_height()
 
     def is_dimmed(self) -> bool:
         return self._dim.isEnabled()

@@ -63,13 +63,24 @@ class BelowMap:
 
 
 def fit_below_map(stats: str, legend: str, metrics: QFontMetrics, width: int, height: int,
-                  plain_stats: str, plain_legend: str, extra: int = 0) -> BelowMap:
+                  plain_stats: str, plain_legend: str, extra: int = 0, map_spare: float | None = None) -> BelowMap:
     """Fit the statistics (``stats``, in parts) and the legend to ``width`` px of text and ``height`` px
     of panel. ``extra`` is what the two labels add around their text (margins); ``plain_*`` are the
-    copy-friendly texts the tooltip quotes."""
+    copy-friendly texts the tooltip quotes. ``map_spare``, when known, is what the map's plot has over
+    its readable height were the legend hidden and the statistics on one line: their second line, then
+    the legend, show only if they fit in that too (under the formula dock a share of the panel was still
+    room the map needed)."""
     shown = fit_parts(stats, metrics, width, MAX_STATS_LINES)
-    used = wrapped_height(shown, metrics, width) + wrapped_height(legend, metrics, width) + extra
-    legend_shown = used <= TEXT_SHARE * height
+    if map_spare is not None:  # the statistics' second line before the legend, and each only if it fits
+        one = fit_parts(stats, metrics, width, 1)
+        second = wrapped_height(shown, metrics, width) - wrapped_height(one, metrics, width)
+        if second > map_spare:
+            shown = one
+        else:
+            map_spare -= second
+    legend_height = wrapped_height(legend, metrics, width)
+    used = wrapped_height(shown, metrics, width) + legend_height + extra
+    legend_shown = used <= TEXT_SHARE * height and (map_spare is None or legend_height <= map_spare)
     left_out = []
     if shown != stats:
         left_out.append(plain_stats)

@@ -147,7 +147,15 @@ class TokenAxis(pg.AxisItem):
         factor = max(MIN_FONT_FACTOR, cell / (line_h * 0.95))
         font = QtGui.QFont(self._font)
         if font.pointSizeF() > 0:
-            font.setPointSizeF(max(min(MIN_POINT_SIZE, font.pointSizeF()), font.pointSizeF() * factor))
+            least = max(min(MIN_POINT_SIZE, font.pointSizeF()), font.pointSizeF() * MIN_FONT_FACTOR)
+            size = max(least, font.pointSizeF() * factor)
+            font.setPointSizeF(size)
+            # A line's height does not scale exactly with the point size (it is rounded to the font's
+            # hinted metrics): the scaled size could still be a pixel taller than the cell, and then
+            # only every other row was labelled (12 rows on a 200-px plot). Step down until one fits.
+            while size > least and QtGui.QFontMetricsF(font).height() * 0.95 > cell:
+                size = max(least, size - 0.25)
+                font.setPointSizeF(size)
         else:
             font.setPixelSize(max(1, int(font.pixelSize() * factor)))
         return font

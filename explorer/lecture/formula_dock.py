@@ -54,6 +54,8 @@ def install_formula_dock(docks: Docks, sentence: Sentence, attention: AttentionP
     # The cell the numbers are about is marked on the map while the dock is open: clicked, or
     # chosen again by a lesson's slide (which calls select_cell), it is the same signal.
     view.cell_changed.connect(lambda cell: attention.set_marked_cell(cell if dock.isVisible() else None))
+    # Placed when opened, the steps' height was estimated; the first sentence page shown measures it.
+    view.cell_changed.connect(lambda cell: cell is not None and docks.fit(dock))
     dock.visibilityChanged.connect(lambda on: attention.set_marked_cell(view.marked_cell() if on else None))
     view.set_state(*attention.state()[:3])
     return dock

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 from PySide6.QtCore import QEvent, Qt, Signal
-from PySide6.QtGui import QFont, QFontDatabase
+from PySide6.QtGui import QFont, QFontDatabase, QFontMetrics
 from PySide6.QtWidgets import (
     QButtonGroup,
     QCheckBox,
@@ -25,12 +25,13 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from explorer.attention.text_fit import wrapped_height
 from explorer.attention.tokens import display_piece
 from explorer.ui.flow_layout import FlowLayout
 from explorer.ui.i18n import again, tr
 from explorer.ui.style import bold_font
 from model.analysis.walkthrough import FormulaRow, formula_row, hand_example
-from model.records import KIND_TITLES, AttentionMaps, AttentionVectors
+from model.records import KIND_TITLES, KINDS, AttentionMaps, AttentionVectors
 
 HAND, SENTENCE = "hand", "sentence"
 SHORT = 8  # vector entries shown before "show all": enough to check by hand, few enough for a projector
@@ -173,6 +174,45 @@ class FormulaView(QWidget):
             self._inner.replaceWidget(self._grid_box, box)
             self._grid_box.deleteLater()
         self._grid_box = box
+
+    def whole_height(self, width: int) -> int:
+        """The height (px) this view needs at ``width``, in two columns, to show the sentence page's every
+        step unscrolled, the mask step included (another kind may show it). Laid out when the sentence
+        page is on screen; before (the dock is placed when opened, before the sentence's q, k and v have
+        arrived, and the hand example's rows are shorter) estimated from the type and the sentence."""
+        outer, inner = self.layout().contentsMargins(), self._inner.contentsMargins()
+        width -= outer.left() + outer.right()
+        controls = self.layout().itemAt(0).widget()  # the page buttons and check boxes, wrapped to width
+        frame = (outer.top() + outer.bottom() + self.layout().spacing() + controls.heightForWidth(width)
+                 + 2 * self.findChild(QScrollArea).frameWidth())
+        if self.page == SENTENCE and self._row is not None:
+            mask = 0 if self._has_mask else max(self.formulas["mask"].sizeHint().height(),
+                                                self.numbers["mask"].heightForWidth(self.numbers["scaled"].width()))
+            body = self._inner.parentWidget()
+            return frame + body.heightForWidth(width) + mask + self._inner.spacing()
+        return frame + self._estimated_height(width - inner.left() - inner.right())
+
+    def _estimated_height(self, width: int) -> int:
+        """The caption and the steps at ``width`` (inside the margins), with numbers of a typical width."""
+        # Whichever kind is chosen later: the most keys of any kind.
+        keys = max(len(self._maps.labels(kind)[1]) for kind in KINDS) if self._maps is not None else SHORT
+        bold, mono = QFontMetrics(self.formulas["q"].font()), QFontMetrics(self.numbers["q"].font())
+        formula_width = max(bold.horizontalAdvance(label.text()) for label in self.formulas.values())
+        room = width - formula_width - self._grid_box.layout().horizontalSpacing()
+        # q, k and the output as long as d_k once captured; before, as long as they are shown short
+        # (the count "… (32 in all)" would add a line only on a dock too narrow for it, which the
+        # dock's line to spare takes: place_formula_dock).
+        d_k = self._vectors.of_kind(KINDS[0]).q.shape[-1] if self._vectors is not None else SHORT
+        vector = format_numbers(np.full(d_k, -1.234), 3, SHORT)
+        scores = format_numbers(np.full(keys, -1.234), 3)
+        texts = {"q": vector, "k": vector, "output": vector, "dots": f"{scores}   q · k_{keys} = −1.234",
+                 "softmax": format_numbers(np.full(keys, 0.123), 3),  # weights: never negative, below 1
+                 "sharpness": tr("largest weight {max_s:.2f} → {max_u:.2f} without ÷√d_k;  "
+                                 "entropy {ent_s:.2f} → {ent_u:.2f} bits", max_s=0.5, max_u=1.0, ent_s=2.0,
+                                 ent_u=0.0)}
+        rows = sum(max(bold.height(), wrapped_height(texts.get(step, scores), mono, room)) for step, _ in STEPS)
+        caption = wrapped_height(self.title.text() or "X", self.title.fontMetrics(), width)
+        return 2 * self._inner.spacing() + caption + rows
 
     # -- inputs ------------------------------------------------------------------------------------
 

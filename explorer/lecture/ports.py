@@ -52,6 +52,7 @@ class Docks:
     parent: QWidget  # owns the dock; only handed on, never read
     add: Callable[[QDockWidget], None]  # docked beside the views, hidden
     place: Callable[[QDockWidget], None]  # beside the views when they leave room, else under them
+    fit: Callable[[QDockWidget], None]  # once placed under them: its height again, to the steps now shown
 
 
 @dataclass(frozen=True)

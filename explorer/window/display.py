@@ -5,10 +5,11 @@ decides *what* is shown, only how big and where.
 
 from __future__ import annotations
 
-from PySide6.QtCore import QSize
+from PySide6.QtCore import QSize, QTimer
 from PySide6.QtWidgets import QApplication
 
 from explorer.ui import style
+from explorer.window.ports import refit_formula_dock
 from explorer.window.retranslate import english_source
 
 ATTENTION_VIEWS = ("head", "grid", "lines")
@@ -107,6 +108,11 @@ class WindowDisplay:
         self.pe_tab.set_font_scale(self._font_scale)
         self.step_view.set_font_scale(self._font_scale)
         self.train_panel.set_font_scale(self._font_scale)
+        dock = getattr(self, "formula_dock", None)  # built after the first set_font_scale
+        if dock is not None:
+            # Split again once the new type is laid out: Qt hands the widgets the zoomed application
+            # font a turn of the event loop later, and the map's plot takes its size after that.
+            QTimer.singleShot(0, self, lambda: QTimer.singleShot(0, self, lambda: refit_formula_dock(self, dock)))
 
     def zoom_in(self) -> None:
         self.set_font_scale(self._font_scale * style.ZOOM_STEP)

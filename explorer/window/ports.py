@@ -8,12 +8,18 @@ central widget needs), not the dock's.
 from __future__ import annotations
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QDockWidget
+from PySide6.QtWidgets import QDockWidget, QStyle
 
 from explorer.lecture.lesson_player import LessonRoom
 from explorer.lecture.ports import Clock, Docks, Sentence, Stage, Tabs
 
-BOTTOM_SHARE = 0.42  # of the window's height, for the dock under the maps: its steps, one line each, unscrolled
+# The most of the window's height the dock under the maps takes: at fonts ×1 on a 1024 × 768 projector its
+# steps, one line each, show unscrolled in it (bottom_height gives it only what they need).
+BOTTOM_SHARE = 0.42
+# Lines of steps the dock keeps when the Head map takes the height it reads whole at (zoomed fonts): the
+# caption and a step or two, so that the walkthrough stays in view with a scroll bar rather than a slit.
+DOCK_LINES = 5
+FIT_PENDING = "fit_pending"  # a dock property: placed under the maps, its height not yet fitted to its steps
 SIDE_WIDTH = 300  # px the steps need beside the maps to stay readable (8 numbers in two or three lines)
 
 
@@ -40,7 +46,7 @@ def tabs_port(window) -> Tabs:
 
 def docks_port(window) -> Docks:
     return Docks(parent=window, add=lambda dock: window.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, dock),
-                 place=lambda dock: place_formula_dock(window, dock))
+                 place=lambda dock: place_formula_dock(window, dock), fit=lambda dock: fit_formula_dock(window, dock))
 
 
 def stage_port(window) -> Stage:
@@ -83,5 +89,53 @@ def place_formula_dock(window, dock: QDockWidget) -> Qt.DockWidgetArea:
         window.addDockWidget(area, dock)  # moves it
     view.set_columns(2 if bottom else 1)
     if bottom:
-        window.resizeDocks([dock], [round(BOTTOM_SHARE * window.height())], Qt.Orientation.Vertical)
+        window.resizeDocks([dock], [bottom_height(window, dock)], Qt.Orientation.Vertical)
+    dock.setProperty(FIT_PENDING, bottom)
     return area
+
+
+def fit_formula_dock(window, dock: QDockWidget) -> None:
+    """The dock under the maps, placed when opened: its height again once the sentence page is on screen
+    (its steps laid out, no longer estimated), once per opening, so a separator the teacher moves later
+    stays where it was put."""
+    if dock.property(FIT_PENDING):
+        dock.setProperty(FIT_PENDING, False)
+        refit_formula_dock(window, dock)
+
+
+def refit_formula_dock(window, dock: QDockWidget) -> None:
+    """The dock under the maps split again, for a new type size (zoom): the steps' height and the map's
+    readable one both changed with it. A dock elsewhere, floating or closed is left as it is."""
+    if (not dock.isFloating() and dock.isVisible()
+            and window.dockWidgetArea(dock) == Qt.DockWidgetArea.BottomDockWidgetArea):
+        window.resizeDocks([dock], [bottom_height(window, dock)], Qt.Orientation.Vertical)
+
+
+def bottom_height(window, dock: QDockWidget) -> int:
+    """The formula dock's height under the maps: what the walkthrough needs whole while that is at most
+    ``BOTTOM_SHARE`` of the window; else what the Head map can spare beyond its readable height, and the
+    steps scroll.
+
+    The share suits fonts ×1 on a 1024 × 768 projector: every step shows, and the map keeps the rest
+    (the whole share left ~100 px empty under the steps). Zoomed twice the steps need ~400 px, more than
+    the share, so they scroll whatever the split; the share then only squeezed the map to ~100 px (rows
+    labelled every other one, no cell numbers, cut axis titles) for a dock that scrolled anyway. A map
+    the class can read beats fewer turns of a scroll wheel, and the separator still moves for a teacher
+    who wants more of the steps.
+    """
+    view = dock.widget()
+    share = round(BOTTOM_SHARE * window.height())
+    line = dock.fontMetrics().lineSpacing()
+    title_bar = max(0, dock.minimumSizeHint().height() - view.minimumSizeHint().height())
+    whole = title_bar + view.whole_height(window.width()) + line  # a line to spare: a longer piece's caption
+    if whole <= share:
+        return whole
+    heatmap = window.attention_panel.heatmap
+    separator = window.style().pixelMetric(QStyle.PixelMetric.PM_DockWidgetSeparatorExtent, None, window)
+    plot = heatmap.plot.vb.height()
+    if dock.isVisible() and window.dockWidgetArea(dock) == Qt.DockWidgetArea.BottomDockWidgetArea:
+        plot += dock.height() + separator  # the plot as it was before the dock took its height
+    if plot < 1:  # never laid out (another view showing since the window opened): as before
+        return share
+    least = title_bar + view.layout().itemAt(0).widget().heightForWidth(window.width()) + DOCK_LINES * line
+    return int(min(share, max(least, plot - separator - heatmap.readable_plot_height())))

@@ -91,6 +91,20 @@ def test_the_head_map_keeps_its_height_under_the_formula_dock(qtbot, zoomed):
     assert stats.isVisible() and stats.contentsRect().height() >= _wrapped_height(stats)  # not cut off
 
 
+def test_under_the_formula_dock_every_row_of_the_map_is_labelled_and_numbered(qtbot, zoomed):
+    """Inside a 1024 × 768 screen's window frame, with a sentence whose keys slant: the map kept 85 px
+    under the dock, its rows labelled every other one and its cells blank. The steps scroll instead
+    (tests/explorer/test_formula_dock_zoom2.py has the screen's full size, where the titles are whole)."""
+    win = zoomed
+    _open_dock(qtbot, win)
+    heatmap = win.attention_panel.heatmap
+    assert len(heatmap.row_labels()) == 11
+    assert heatmap.plot.vb.height() >= 150, heatmap.plot.vb.height()
+    heatmap.canvas.grab()  # the axes lay their labels out when painted
+    assert (heatmap._left.last_stride, heatmap._bottom.last_stride) == (1, 1)
+    assert heatmap.cell_numbers_shown()
+
+
 def test_the_statistics_take_at_most_two_lines_at_zoom_2(qtbot, zoomed):
     win = zoomed
     panel = win.attention_panel
