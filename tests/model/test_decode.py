@@ -65,33 +65,44 @@ def test_batched_greedy_equals_single(loaded):
 
 @pytest.mark.parametrize("use_cache", [True, False])
 def test_rows_that_have_ended_leave_the_batch(loaded, monkeypatch, use_cache):
-    """A batch's finished rows stop being decoded (once a quarter of it is over), and nobody's ids change."""
+    """A batch's finished rows stop being decoded (once a quarter of it is over), and nobody's ids change.
+
+    The tiny model's own endings vary with how its few seconds of training went (on some workers every
+    row ran to the bound), so each sentence's </s> is set to come at a step of its own: the model's
+    logits, with </s> made certain at that step and impossible before it (never for the last sentence)."""
     from model.decoding import decode
 
-    texts = ["9 2", "9 2 6", "3 1 4 1 5", "2 7 1 8 2 8 1 8 2 8"]  # outputs of different lengths
+    texts = ["9 2", "9 2 6", "3 1 4 1 5", "2 7 1 8 2 8 1 8 2 8"]
     srcs = [_src(loaded, t)[0] for t in texts]
+    ends = {tuple(s.tolist()): end for s, end in zip(srcs, (3, 5, 8, None))}  # pieces out, </s> included
+    eos = loaded.config.eos_id
     batch = torch.zeros(len(srcs), max(len(s) for s in srcs), dtype=torch.long)
     for i, s in enumerate(srcs):
         batch[i, : len(s)] = s
     rows, step = [], decode._step_logits
 
-    def counted(model, memory, src, seqs, *args, **kwargs):
-        rows.append(seqs.size(0))
+    def ending(model, memory, src, seqs, *args, **kwargs):
         assert memory.size(0) == src.size(0) == seqs.size(0)
-        return step(model, memory, src, seqs, *args, **kwargs)
+        logits = step(model, memory, src, seqs, *args, **kwargs).clone()
+        for i, row in enumerate(src.tolist()):
+            end = ends[tuple(t for t in row if t != 0)]
+            logits[i, eos] = 1e9 if end == seqs.size(1) else float("-inf")  # seqs: <s> + pieces so far
+        return logits
+
+    def counted(*args, **kwargs):
+        rows.append(args[3].size(0))
+        return ending(*args, **kwargs)
 
     monkeypatch.setattr(decode, "_step_logits", counted)
     together = greedy(loaded.model, batch, 40, use_cache=use_cache)
-    monkeypatch.setattr(decode, "_step_logits", step)
+    monkeypatch.setattr(decode, "_step_logits", ending)
     alone = [greedy(loaded.model, s[None], 40, use_cache=use_cache)[0] for s in srcs]
     assert together == alone
-    lengths = sorted(len(ids) for ids in alone)
-    assert lengths[0] < lengths[-1] and any(ids[-1] == 3 for ids in alone)  # rows end at different steps
-    assert len(rows) == lengths[-1]  # one step per piece of the longest output
-    assert rows[0] == 4 and rows[-1] < 4
+    assert [len(ids) for ids in alone] == [3, 5, 8, 40] and [ids[-1] for ids in alone[:3]] == [eos] * 3
+    assert len(rows) == 40  # one step per piece of the longest output
     # Every step decodes only rows that had not ended a step before (a quarter of 4 is one row).
-    for i, n in enumerate(rows[1:], start=1):
-        assert n == sum(len(ids) > i for ids in alone)
+    assert rows == [sum(len(ids) > i for ids in alone) for i in range(40)]
+    assert rows[0] == 4 and rows[-1] == 1
 
 
 def test_translation_record(loaded):
