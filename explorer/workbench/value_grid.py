@@ -44,7 +44,11 @@ class ValueGrid(QtWidgets.QWidget):
     def title_lines(self) -> list[str]:
         """The title as painted: one line where it fits the grid's width, else two (three zoomed grids side
         by side at 1024 px cut "Decoder self (masked)" to "Decoder self (mask…"), else cut with "…"."""
-        return fit_lines(self.shown_title(), QtGui.QFontMetricsF(self.font()), self.width() - 4)
+        # Asked for every cell's rectangle, by each peer: fitted again only when the title, type or width changed.
+        key = (self.shown_title(), self.font().key(), self.width())
+        if getattr(self, "_lines_key", None) != key:
+            self._lines_key, self._lines = key, fit_lines(key[0], QtGui.QFontMetricsF(self.font()), self.width() - 4)
+        return self._lines
 
     def title_height(self) -> int:
         """Pixels above the head labels: as many title lines as the peer that needs most."""
