@@ -58,9 +58,9 @@ def _wrapped_height(label) -> int:
                                             label.text()).height()
 
 
-def test_zoomed_twice_the_head_map_reads_whole_under_the_dock(qtbot, language):
+def test_zoomed_twice_the_head_map_reads_whole_under_the_dock_and_the_steps_scroll_whole(qtbot, language):
     win = language
-    _dock_open(qtbot, win, zoom=2)
+    view = _dock_open(qtbot, win, zoom=2)
     heatmap, central = win.attention_panel.heatmap, win.centralWidget()
     plot = heatmap.plot.vb.height()
     assert len(heatmap.row_labels()) == 11
@@ -73,11 +73,8 @@ def test_zoomed_twice_the_head_map_reads_whole_under_the_dock(qtbot, language):
     assert heatmap._left.labelText == tr("Query: source token")  # whole, not "Query: so…"
     assert heatmap.color_bar.axis.labelText == tr("attention weight")  # not "attention…"
 
-
-def test_zoomed_twice_the_steps_scroll_whole(qtbot, language):
-    """The dock the map leaves: the caption and a step in view, every step reached by scrolling, none cut."""
-    win = language
-    view = _dock_open(qtbot, win, zoom=2)
+    # The dock the map leaves (the same window: each costs a second to build and zoom): the caption and a
+    # step in view, every step reached by scrolling, none cut.
     scroll = view.findChild(QScrollArea)
     assert scroll.viewport().height() >= 4 * view.numbers["q"].fontMetrics().lineSpacing()
     bar = scroll.verticalScrollBar()
@@ -91,7 +88,7 @@ def test_zoomed_twice_the_steps_scroll_whole(qtbot, language):
             assert label.contentsRect().height() >= _wrapped_height(label), step  # its numbers whole
 
 
-def test_at_fonts_1_the_dock_takes_what_its_steps_need_and_the_map_the_rest(qtbot, language):
+def test_at_fonts_1_the_dock_takes_what_its_steps_need_and_zooming_splits_the_height_again(qtbot, language):
     win = language
     view = _dock_open(qtbot, win, zoom=0)
     scroll = view.findChild(QScrollArea)
@@ -107,20 +104,17 @@ def test_at_fonts_1_the_dock_takes_what_its_steps_need_and_the_map_the_rest(qtbo
     qtbot.wait(50)
     assert view.formulas["mask"].isVisible() and scroll.verticalScrollBar().maximum() == 0
 
-
-def test_zooming_with_the_dock_open_splits_the_height_again(qtbot, language):
-    """Ctrl+= twice after the dock was opened at ×1: the dock kept the steps' ×1 height and the map
-    shrank to 110 px under the larger type, its query title cut."""
-    win = language
-    _dock_open(qtbot, win, zoom=0)
+    # Then Ctrl+= twice with the dock open at ×1 (the same window): the dock kept the steps' ×1 height
+    # and the map shrank to 110 px under the larger type, its query title cut.
+    win.attention_panel.set_state("encoder", 0, 0)
+    qtbot.waitUntil(lambda: not view.formulas["mask"].isVisible())
+    qtbot.wait(50)
     unzoomed = win.formula_dock.height()
     win.zoom_in()
     win.zoom_in()
-    heatmap = win.attention_panel.heatmap
     qtbot.waitUntil(lambda: win.formula_dock.height() < unzoomed)
     qtbot.wait(50)
     assert heatmap.plot.vb.height() >= 190, heatmap.plot.vb.height()
     assert heatmap._left.labelText == tr("Query: source token")
     win.reset_zoom()  # back to ×1: the steps fit whole again
-    view = win.formula_dock.widget()
     qtbot.waitUntil(lambda: view.findChild(QScrollArea).verticalScrollBar().maximum() == 0)

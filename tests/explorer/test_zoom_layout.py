@@ -67,8 +67,7 @@ def _wrapped_height(label) -> int:
                                             label.text()).height()
 
 
-def test_the_zoomed_sentence_column_leaves_the_maps_their_width(qtbot, zoomed):
-    win = zoomed
+def _column_leaves_the_maps_their_width(win) -> None:
     detail = win.translate_panel.detail_label
     assert "-0.32" in detail.text()
     # The one-line detail ("11 → 11 pieces · score -1.82 · mean log P -0.32") set the column's minimum
@@ -79,9 +78,28 @@ def test_the_zoomed_sentence_column_leaves_the_maps_their_width(qtbot, zoomed):
     assert detail.width() <= win.sidebar.viewport().width()
 
 
-def test_the_head_map_keeps_its_height_under_the_formula_dock(qtbot, zoomed):
-    win = zoomed
-    _open_dock(qtbot, win)
+def _statistics_take_at_most_two_lines(win, dock: bool) -> None:
+    panel = win.attention_panel
+    stats = panel.stats_label
+    line = QFontMetrics(stats.font()).lineSpacing()
+    assert _wrapped_height(stats) <= 2 * line + 4, (dock, stats.text())
+    assert stats.contentsRect().height() >= _wrapped_height(stats)
+    # What does not fit is a tooltip away; the copy-friendly plain text is all there.
+    assert "</s>" in panel.statistics_text()
+    if "…" in stats.text():
+        assert panel.statistics_text() in stats.toolTip()
+
+
+def _kind_buttons_show_whole_words(win, dock: bool) -> None:
+    controls = win.attention_panel.controls
+    for kind in KINDS:
+        button = controls.kind_button(kind)
+        # The issue read "ncode" and "ecode": buttons squeezed below their own label's width.
+        assert button.width() >= button.width_for(button.text()), (dock, kind, button.text())
+    assert controls.width() >= controls.minimumSizeHint().width()
+
+
+def _head_map_keeps_its_height_labels_and_numbers(win) -> None:
     assert win.dockWidgetArea(win.formula_dock) == Qt.DockWidgetArea.BottomDockWidgetArea
     panel, central = win.attention_panel, win.centralWidget()
     # The issue saw an 80-px strip of a map: the squeezed panel's statistics took five lines.
@@ -89,15 +107,10 @@ def test_the_head_map_keeps_its_height_under_the_formula_dock(qtbot, zoomed):
     assert panel.heatmap.width() >= 0.6 * win.width()
     stats = panel.stats_label
     assert stats.isVisible() and stats.contentsRect().height() >= _wrapped_height(stats)  # not cut off
-
-
-def test_under_the_formula_dock_every_row_of_the_map_is_labelled_and_numbered(qtbot, zoomed):
-    """Inside a 1024 × 768 screen's window frame, with a sentence whose keys slant: the map kept 85 px
-    under the dock, its rows labelled every other one and its cells blank. The steps scroll instead
-    (tests/explorer/test_formula_dock_zoom2.py has the screen's full size, where the titles are whole)."""
-    win = zoomed
-    _open_dock(qtbot, win)
-    heatmap = win.attention_panel.heatmap
+    # With a sentence whose keys slant, the map kept 85 px under the dock, its rows labelled every other
+    # one and its cells blank. The steps scroll instead (tests/explorer/test_formula_dock_zoom2.py has the
+    # screen's full size, where the titles are whole).
+    heatmap = panel.heatmap
     assert len(heatmap.row_labels()) == 11
     assert heatmap.plot.vb.height() >= 150, heatmap.plot.vb.height()
     heatmap.canvas.grab()  # the axes lay their labels out when painted
@@ -105,33 +118,17 @@ def test_under_the_formula_dock_every_row_of_the_map_is_labelled_and_numbered(qt
     assert heatmap.cell_numbers_shown()
 
 
-def test_the_statistics_take_at_most_two_lines_at_zoom_2(qtbot, zoomed):
+def test_zoomed_twice_in_a_projectors_frame_the_window_fits_without_and_with_the_formula_dock(qtbot, zoomed):
+    """One window per language (each costs a second to build and zoom): the checks without the dock, then
+    the same with it open, and the map under it."""
     win = zoomed
-    panel = win.attention_panel
-    for dock in (False, True):
-        if dock:
-            _open_dock(qtbot, win)
-        stats = panel.stats_label
-        line = QFontMetrics(stats.font()).lineSpacing()
-        assert _wrapped_height(stats) <= 2 * line + 4, (dock, stats.text())
-        assert stats.contentsRect().height() >= _wrapped_height(stats)
-        # What does not fit is a tooltip away; the copy-friendly plain text is all there.
-        assert "</s>" in panel.statistics_text()
-        if "…" in stats.text():
-            assert panel.statistics_text() in stats.toolTip()
-
-
-def test_the_kind_buttons_show_whole_words_at_zoom_2(qtbot, zoomed):
-    win = zoomed
-    controls = win.attention_panel.controls
-    for dock in (False, True):
-        if dock:
-            _open_dock(qtbot, win)
-        for kind in KINDS:
-            button = controls.kind_button(kind)
-            # The issue read "ncode" and "ecode": buttons squeezed below their own label's width.
-            assert button.width() >= button.width_for(button.text()), (dock, kind, button.text())
-        assert controls.width() >= controls.minimumSizeHint().width()
+    _column_leaves_the_maps_their_width(win)
+    _statistics_take_at_most_two_lines(win, dock=False)
+    _kind_buttons_show_whole_words(win, dock=False)
+    _open_dock(qtbot, win)
+    _head_map_keeps_its_height_labels_and_numbers(win)
+    _statistics_take_at_most_two_lines(win, dock=True)
+    _kind_buttons_show_whole_words(win, dock=True)
 
 
 def test_zoom_steps_are_what_the_issue_calls_ctrl_equals_twice():
