@@ -108,6 +108,9 @@ class WindowDisplay:
         self.pe_tab.set_font_scale(self._font_scale)
         self.step_view.set_font_scale(self._font_scale)
         self.train_panel.set_font_scale(self._font_scale)
+        tools = getattr(self, "live_tools", None)  # built after the first set_font_scale, as the dock
+        if tools is not None:
+            tools.set_font_scale(self._font_scale)
         dock = getattr(self, "formula_dock", None)  # built after the first set_font_scale
         if dock is not None:
             # Split again once the new type is laid out: Qt hands the widgets the zoomed application

@@ -144,6 +144,34 @@ def test_compare_draws_b_minus_a_on_the_same_pieces(qtbot, window, model_b):
     assert win.tabs.indexOf(view) == -1
 
 
+def test_the_compare_view_is_built_when_comparing_starts_as_if_it_had_been_there(qtbot, window, model_b):
+    """A window that never compares never builds the three maps; one built late takes the panel's head,
+    the colour map and the zoom chosen before, and the language: as a view built with the window."""
+    from explorer.window.language_menu import set_language
+
+    win = window
+    win.attention_panel.set_state("cross", 1, 2)
+    win.set_colormap("magma")
+    win.zoom_in()
+    assert set_language(win, "zh_CN", remember=False) == ""
+    assert win.live_tools._compare_view is None  # a translation, a zoom, a language: still not built
+    try:
+        with qtbot.waitSignal(win.controller.compare_loaded, timeout=TIMEOUT):
+            with qtbot.waitSignal(win.controller.translation_ready, timeout=TIMEOUT):
+                win.live_tools.compare_with(str(model_b))
+        view = win.live_tools.compare_view
+        tr = win.controller.translation
+        assert win.tabs.currentWidget() is view and view._state[:3] == ("cross", 1, 2)
+        np.testing.assert_array_equal(view.map_a.displayed_array(), tr.attention.cross[1, 2])
+        assert view.map_a.colormap_name() == view.map_b.colormap_name() == "magma"
+        assert view.map_a._font_scale == view.diff._font_scale == win.font_scale() > 1
+        assert "层" in view.header.text()  # "… — layer 2, head 3": the header in the window's language
+        win.zoom_in()  # and it follows the zoom from then on
+        assert view.map_b._font_scale == win.font_scale()
+    finally:
+        set_language(win, "en", remember=False)
+
+
 def test_loading_another_model_restores_every_head(qtbot, window, tiny_model_dir):
     win = window
     ablated = _translated(qtbot, win, lambda: win.live_tools.ablation.toggle("decoder", 1, 3))
