@@ -407,30 +407,38 @@ class HeatmapView(QtWidgets.QWidget):
 
     def _rebuild_cell_numbers(self) -> None:
         # Numbers in cells are for teaching small examples; past ~12 tokens they become noise.
-        for item in self._cell_texts:
-            self.plot.removeItem(item)
-        self._cell_texts = []
         rows, cols = self._values.shape
-        if rows == 0 or rows > self.cell_numbers_max or cols > self.cell_numbers_max:
+        style = None
+        if 0 < rows <= self.cell_numbers_max and cols <= self.cell_numbers_max:
+            style = self._number_style = self._fitting_number_style()
+        if style is None:  # the read-out still gives each cell's weight on hover
+            self._keep_cell_texts(0)
             return
-        self._number_style = self._fitting_number_style()
-        if self._number_style is None:
-            return  # the read-out still gives each cell's weight on hover
-        size, compact = self._number_style
+        size, compact = style
         rgba = map_to_rgba(self._displayed, self._cmap_name)
         font = QtGui.QFont(self.font())
         font.setPointSizeF(size)
-        for r in range(rows):
-            for c in range(cols):
-                if self._masked[r, c]:
-                    continue
-                item = pg.TextItem(cell_text(self._values[r, c], compact), color=text_color_for(rgba[r, c]),
-                                   anchor=(0.5, 0.5))
-                item.setFont(font)
-                item.setPos(c, r)
+        cells = [(r, c) for r in range(rows) for c in range(cols) if not self._masked[r, c]]
+        # The items of the last map are written over rather than made again: making and adding ~100 text
+        # items was three quarters of a redraw (each new sentence, head, layer, resize refit).
+        self._keep_cell_texts(len(cells))
+        for i, (r, c) in enumerate(cells):
+            text, color = cell_text(self._values[r, c], compact), text_color_for(rgba[r, c])
+            if i < len(self._cell_texts):
+                item = self._cell_texts[i]
+                item.setText(text, color)
+            else:
+                item = pg.TextItem(text, color=color, anchor=(0.5, 0.5))
                 item.setZValue(6)
                 self.plot.addItem(item)
                 self._cell_texts.append(item)
+            item.setFont(font)
+            item.setPos(c, r)
+
+    def _keep_cell_texts(self, n: int) -> None:
+        """Remove the cell-number items past the first ``n``."""
+        while len(self._cell_texts) > n:
+            self.plot.removeItem(self._cell_texts.pop())
 
     def cell_numbers_shown(self) -> bool:
         """Whether the weights are written in the cells now: not when the cells are too small for them (a
