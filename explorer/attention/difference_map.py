@@ -44,6 +44,4 @@ class DifferenceMapView(HeatmapView):
 
     def _rebuild_cell_numbers(self) -> None:
         # Cell numbers are drawn for weights in [0, 1]; a signed map reads from the colour bar instead.
-        for item in self._cell_texts:
-            self.plot.removeItem(item)
-        self._cell_texts = []
+        self.cell_numbers.clear()

@@ -14,6 +14,7 @@ import pyqtgraph as pg
 from PySide6 import QtCore, QtGui, QtWidgets
 from PySide6.QtCore import Signal
 
+from explorer.attention.cell_numbers import CellNumbers
 from explorer.attention.mask_overlay import MaskOverlay
 from explorer.attention.token_axis import TokenAxis
 from explorer.attention.tokens import display_piece, elide
@@ -117,7 +118,6 @@ class HeatmapView(QtWidgets.QWidget):
         self._cmap_name = DEFAULT_COLORMAP
         self._font_scale = 1.0
         self._hover_cell: tuple[int, int] | None = None
-        self._cell_texts: list[pg.TextItem] = []
         self._titles = ("", "Query", "Key")
         self._axis_labels: tuple | None = None  # what _apply_titles last gave the axes
         self._number_style: tuple[float, bool] | None = None  # (point size, compact) of the numbers; None: none fit
@@ -137,6 +137,9 @@ class HeatmapView(QtWidgets.QWidget):
         self.mask_overlay = MaskOverlay()
         self.mask_overlay.setZValue(5)
         self.plot.addItem(self.mask_overlay)
+        self.cell_numbers = CellNumbers()  # one item draws them all (explorer/attention/cell_numbers.py)
+        self.cell_numbers.setZValue(6)
+        self.plot.addItem(self.cell_numbers)
         self._hover_box = QtWidgets.QGraphicsRectItem()
         self._hover_box.setZValue(10)
         pen = QtGui.QPen(QtGui.QColor("#ff3b30"))
@@ -412,39 +415,22 @@ class HeatmapView(QtWidgets.QWidget):
         if 0 < rows <= self.cell_numbers_max and cols <= self.cell_numbers_max:
             style = self._number_style = self._fitting_number_style()
         if style is None:  # the read-out still gives each cell's weight on hover
-            self._keep_cell_texts(0)
+            self.cell_numbers.clear()
             return
         size, compact = style
         rgba = map_to_rgba(self._displayed, self._cmap_name)
         font = QtGui.QFont(self.font())
         font.setPointSizeF(size)
-        cells = [(r, c) for r in range(rows) for c in range(cols) if not self._masked[r, c]]
-        # The items of the last map are written over rather than made again: making and adding ~100 text
-        # items was three quarters of a redraw (each new sentence, head, layer, resize refit).
-        self._keep_cell_texts(len(cells))
-        for i, (r, c) in enumerate(cells):
-            text, color = cell_text(self._values[r, c], compact), text_color_for(rgba[r, c])
-            if i < len(self._cell_texts):
-                item = self._cell_texts[i]
-                item.setText(text, color)
-            else:
-                item = pg.TextItem(text, color=color, anchor=(0.5, 0.5))
-                item.setZValue(6)
-                self.plot.addItem(item)
-                self._cell_texts.append(item)
-            item.setFont(font)
-            item.setPos(c, r)
-
-    def _keep_cell_texts(self, n: int) -> None:
-        """Remove the cell-number items past the first ``n``."""
-        while len(self._cell_texts) > n:
-            self.plot.removeItem(self._cell_texts.pop())
+        colors = {name: QtGui.QColor(name) for name in ("#000000", "#ffffff")}
+        cells = [(r, c, cell_text(self._values[r, c], compact), colors[text_color_for(rgba[r, c])])
+                 for r in range(rows) for c in range(cols) if not self._masked[r, c]]
+        self.cell_numbers.set_cells(cells, font, rows, cols)
 
     def cell_numbers_shown(self) -> bool:
         """Whether the weights are written in the cells now: not when the cells are too small for them (a
         short canvas under a dock, a zoomed font), where the colours alone speak and the read-out gives
         the number on hover. Refitted on every resize and range change (``_refit_cell_numbers``)."""
-        return bool(self._cell_texts)
+        return bool(self.cell_numbers.cells())
 
     def _fitting_number_style(self) -> tuple[float, bool] | None:
         """The largest cell-number size at which "0.00" fits a cell as drawn now, else at which ".00"
@@ -474,10 +460,10 @@ class HeatmapView(QtWidgets.QWidget):
 
     def cell_number_style(self) -> tuple[float, bool] | None:
         """(point size, compact) of the cell numbers, or None when they do not fit (or are not drawn)."""
-        return self._number_style if self._cell_texts else None
+        return self._number_style if self.cell_numbers.cells() else None
 
     def cell_number_texts(self) -> list[str]:
-        return [item.textItem.toPlainText() for item in self._cell_texts]
+        return self.cell_numbers.texts()
 
     def _apply_palette(self) -> None:
         # Follow the application's palette so the view matches a light or a dark main window.

@@ -22,12 +22,10 @@ def cell_width(view) -> float:
 
 
 def numbers_fit(view) -> bool:
-    """Every number drawn is narrower than its cell, with a pixel to spare each side (TextItem ignores
-    the view's scale: its glyphs are measured in pixels)."""
-    def width(item) -> float:
-        return QFontMetricsF(item.textItem.font()).horizontalAdvance(item.textItem.toPlainText())
-
-    return all(width(item) + 2 <= cell_width(view) for item in view._cell_texts)
+    """Every number drawn is narrower than its cell, with a pixel to spare each side (the numbers ignore
+    the view's scale: their glyphs are measured in pixels)."""
+    metrics = QFontMetricsF(view.cell_numbers.font())
+    return all(metrics.horizontalAdvance(text) + 2 <= cell_width(view) for text in view.cell_number_texts())
 
 
 def test_compare_maps_at_1600_by_1000_never_overprint(qtbot):

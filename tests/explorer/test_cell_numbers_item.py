@@ -1,0 +1,99 @@
+"""The cell numbers, drawn by one item (explorer/attention/cell_numbers.py) rather than a text item a
+cell: a map drawn over another reads as a view that drew only that map, pixel for pixel; each number
+sits at its cell's centre, in the colour that reads on the cell; a masked cell has none; a map too big
+for numbers has none."""
+
+from __future__ import annotations
+
+import numpy as np
+from PySide6.QtGui import QImage
+
+from explorer.attention.heatmap import HeatmapView
+
+SIZE = (640, 560)
+
+
+def shown(qtbot) -> HeatmapView:
+    view = HeatmapView()
+    qtbot.addWidget(view)
+    view.resize(*SIZE)
+    view.show()
+    qtbot.waitExposed(view)
+    return view
+
+
+def pixels(view) -> np.ndarray:
+    image = view.canvas.grab().toImage().convertToFormat(QImage.Format.Format_RGB32)
+    return np.frombuffer(image.constBits(), np.uint8).reshape(image.height(), image.width(), 4)[..., :3].copy()
+
+
+def drawn(view) -> list[tuple[int, int, str, str]]:
+    return [(r, c, text, color.name()) for r, c, text, color in view.cell_numbers.cells()]
+
+
+def test_a_map_drawn_over_another_equals_a_fresh_drawing_pixel_for_pixel(qtbot):
+    rng = np.random.default_rng(4)
+    tokens = [f"▁w{i}" for i in range(9)]
+    first = rng.dirichlet(np.ones(9), 9).astype(np.float32)
+    masked = np.triu(np.ones((7, 7), dtype=bool), k=1)  # a decoder's causal mask: 21 cells without a number
+    causal = np.where(masked, 0.0, rng.dirichlet(np.ones(7), 7)).astype(np.float32)
+    reused = shown(qtbot)
+    for values, mask, labels in ((first, None, tokens), (causal, masked, tokens[:7]), (first, None, tokens)):
+        reused.set_matrix(values, labels, labels, masked=mask)
+        fresh = shown(qtbot)
+        fresh.set_matrix(values, labels, labels, masked=mask)
+        n = values.size - (0 if mask is None else int(mask.sum()))
+        assert reused.cell_numbers_shown() and len(drawn(reused)) == n and drawn(reused) == drawn(fresh)
+        assert not {(r, c) for r, c, _t, _k in drawn(reused)} & set(zip(*np.nonzero(mask))) if mask is not None \
+            else True
+        np.testing.assert_array_equal(pixels(reused), pixels(fresh))
+    big = rng.dirichlet(np.ones(30), 30).astype(np.float32)  # past cell_numbers_max: no numbers at all
+    reused.set_matrix(big, [f"t{i}" for i in range(30)], [f"t{i}" for i in range(30)])
+    assert not reused.cell_numbers_shown() and reused.cell_number_texts() == []
+
+
+def test_each_number_is_drawn_at_its_cells_centre_and_nowhere_else(qtbot):
+    values = np.array([[0.05, 0.95, 0.0], [0.5, 0.25, 0.25], [0.9, 0.05, 0.05]], dtype=np.float32)
+    masked = np.zeros((3, 3), dtype=bool)
+    masked[0, 2] = True
+    view = shown(qtbot)
+    labels = ["a", "b", "c"]
+    view.set_matrix(values, labels, labels, masked=masked)
+    with_numbers = pixels(view)
+    view.cell_numbers.clear()
+    view.canvas.viewport().repaint()
+    without = pixels(view)
+    changed = np.any(with_numbers != without, axis=2)
+    assert changed.any()
+    vb, ratio = view.plot.vb, view.canvas.devicePixelRatioF()
+    for r in range(3):
+        for c in range(3):
+            # The cell's rectangle in the canvas' pixels.
+            top_left = view.canvas.mapFromScene(vb.mapViewToScene(pg_point(c - 0.5, r - 0.5)))
+            bottom_right = view.canvas.mapFromScene(vb.mapViewToScene(pg_point(c + 0.5, r + 0.5)))
+            x0, y0 = int(top_left.x() * ratio) + 2, int(top_left.y() * ratio) + 2
+            x1, y1 = int(bottom_right.x() * ratio) - 2, int(bottom_right.y() * ratio) - 2
+            cell = changed[y0:y1, x0:x1]
+            if masked[r, c]:
+                assert not cell.any(), (r, c)
+                continue
+            ys, xs = np.nonzero(cell)
+            assert len(xs) > 10, (r, c)  # glyphs were drawn in this cell
+            # ... centred on it, within a few pixels.
+            assert abs((xs.min() + xs.max()) / 2 - (x1 - x0) / 2) <= 4, (r, c)
+            assert abs((ys.min() + ys.max()) / 2 - (y1 - y0) / 2) <= 4, (r, c)
+    changed_total = int(changed.sum())
+    inside = 0
+    for r in range(3):
+        for c in range(3):
+            top_left = view.canvas.mapFromScene(vb.mapViewToScene(pg_point(c - 0.5, r - 0.5)))
+            bottom_right = view.canvas.mapFromScene(vb.mapViewToScene(pg_point(c + 0.5, r + 0.5)))
+            inside += int(changed[int(top_left.y() * ratio):int(bottom_right.y() * ratio),
+                                  int(top_left.x() * ratio):int(bottom_right.x() * ratio)].sum())
+    assert inside == changed_total  # nothing drawn outside the cells
+
+
+def pg_point(x: float, y: float):
+    from PySide6.QtCore import QPointF
+
+    return QPointF(x, y)
