@@ -10,6 +10,8 @@ The numbers are drawn in screen pixels at each cell's centre, whatever the view'
 
 from __future__ import annotations
 
+import math
+
 from PySide6 import QtCore, QtGui, QtWidgets
 
 # Room around a number's centre for drawText to centre it in; wider than any cell number ("0.00").
@@ -62,8 +64,10 @@ class CellNumbers(QtWidgets.QGraphicsObject):
         if not self._cells:
             return
         to_device = painter.transform()
+        scale = self._export_scale(to_device)
         painter.save()
-        painter.resetTransform()  # text in pixels, not stretched with the cells
+        painter.resetTransform()  # text in pixels, not stretched with the cells ...
+        painter.scale(scale, scale)  # ... but enlarged with the rest of an export drawn larger
         painter.setFont(self._font)
         painter.setRenderHint(QtGui.QPainter.RenderHint.TextAntialiasing, True)
         centre = QtCore.Qt.AlignmentFlag.AlignCenter
@@ -72,7 +76,19 @@ class CellNumbers(QtWidgets.QGraphicsObject):
             if color != pen_color:
                 painter.setPen(color)
                 pen_color = color
-            at = to_device.map(QtCore.QPointF(col, row))
+            at = to_device.map(QtCore.QPointF(col, row)) / scale
             painter.drawText(QtCore.QRectF(at.x() - _HALF_BOX, at.y() - _HALF_BOX, 2 * _HALF_BOX, 2 * _HALF_BOX),
                              centre, text)
         painter.restore()
+
+    def _export_scale(self, to_device: QtGui.QTransform) -> float:
+        """How much larger than on screen the painter draws: 1 in the view, the exporter's factor when
+        pyqtgraph renders the scene into a larger image (the axes' text grows with it; so do these)."""
+        views = self.scene().views() if self.scene() is not None else []
+        if not views:
+            return 1.0
+        on_screen, ok = self.deviceTransform(views[0].viewportTransform()).inverted()
+        if not ok:
+            return 1.0
+        extra = on_screen * to_device  # screen pixels → the painter's pixels
+        return math.hypot(extra.m11(), extra.m12()) or 1.0

@@ -97,3 +97,38 @@ def pg_point(x: float, y: float):
     from PySide6.QtCore import QPointF
 
     return QPointF(x, y)
+
+
+def _number_box(with_numbers: np.ndarray, without: np.ndarray) -> tuple[int, int]:
+    """Width and height in pixels of the top-left number of a 2 × 2 map (what the numbers add to the
+    image, in the top-left quarter of where they are: the four sit at the cells' centres)."""
+    added = np.any(with_numbers != without, axis=2)
+    ys, xs = np.nonzero(added)
+    ys, xs = np.nonzero(added[:(ys.min() + ys.max()) // 2, :(xs.min() + xs.max()) // 2])
+    return int(xs.max() - xs.min()), int(ys.max() - ys.min())
+
+
+def _png(path) -> np.ndarray:
+    image = QImage(str(path)).convertToFormat(QImage.Format.Format_RGB32)
+    return np.frombuffer(image.constBits(), np.uint8).reshape(image.height(), image.width(), 4)[..., :3].copy()
+
+
+def test_an_export_drawn_larger_than_the_screen_enlarges_the_numbers_with_it(qtbot, tmp_path):
+    """pyqtgraph's PNG export draws the scene at PNG_SCALE × its size on screen; the axes' text grows
+    with it, and the numbers must too (drawn in screen pixels, they came out half as big as the rest)."""
+    from explorer.attention.export import PNG_SCALE, export_graphics_item
+
+    view = shown(qtbot)
+    view.set_matrix(np.array([[0.25, 0.75], [0.6, 0.4]], dtype=np.float32), ["a", "b"], ["c", "d"])
+    on_screen = pixels(view)
+    export_graphics_item(view.plot, str(tmp_path / "with.png"))
+    numbers = view.cell_numbers.cells()
+    view.cell_numbers.clear()
+    plain_screen = pixels(view)
+    export_graphics_item(view.plot, str(tmp_path / "without.png"))
+    screen_w, screen_h = _number_box(on_screen, plain_screen)
+    export_w, export_h = _number_box(_png(tmp_path / "with.png"), _png(tmp_path / "without.png"))
+    assert len(numbers) == 4 and PNG_SCALE > 1
+    assert abs(export_w / screen_w - PNG_SCALE) <= 0.15 * PNG_SCALE, (export_w, screen_w)
+    # A digit is ~8 px high on screen: a pixel of antialiasing either way moves the ratio by a quarter.
+    assert 0.75 * PNG_SCALE <= export_h / screen_h <= 1.35 * PNG_SCALE, (export_h, screen_h)
