@@ -19,6 +19,7 @@ from explorer.attention.removed_tiles import RemovedMarks, paint_removed
 from explorer.attention.token_axis import TokenAxis
 from explorer.ui.colormaps import DEFAULT_COLORMAP, map_to_rgba
 from explorer.ui.i18n import tr
+from explorer.ui.premultiplied_image import PremultipliedImageItem
 
 SELECTION_COLOR = "#ff3b30"
 
@@ -49,7 +50,7 @@ class HeadGridView(QtWidgets.QWidget):
         self.plot.invertY(True)
         self.plot.hideButtons()
         self.plot.vb.setMouseEnabled(False, False)  # thumbnails are for overview and clicking
-        self.image = pg.ImageItem(axisOrder="row-major")
+        self.image = PremultipliedImageItem(axisOrder="row-major")
         self.plot.addItem(self.image)
         self._outline = highlight_box(SELECTION_COLOR, 10)
         self.plot.addItem(self._outline)

@@ -20,6 +20,7 @@ from explorer.attention.token_axis import TokenAxis
 from explorer.attention.tokens import display_piece, elide
 from explorer.ui.colormaps import DEFAULT_COLORMAP, get_colormap, map_to_rgba, text_color_for
 from explorer.ui.i18n import again, tr
+from explorer.ui.premultiplied_image import PremultipliedImageItem
 
 CELL_NUMBERS_MAX = 12  # write the weight inside each cell up to this many rows and columns
 NUMBER_SHRINK = (1.0, 0.85, 0.7)  # the cell numbers' font, as a fraction of theirs, tried until "0.00" fits
@@ -132,7 +133,7 @@ class HeatmapView(QtWidgets.QWidget):
         self.plot.invertY(True)
         self.plot.hideButtons()
         self.plot.vb.setAspectLocked(False)
-        self.image = pg.ImageItem(axisOrder="row-major")
+        self.image = PremultipliedImageItem(axisOrder="row-major")
         self.plot.addItem(self.image)
         self.mask_overlay = MaskOverlay()
         self.mask_overlay.setZValue(5)

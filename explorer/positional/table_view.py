@@ -26,6 +26,7 @@ from explorer.positional.fitting import keep_ticks_thinned, span_title, wrap_tit
 from explorer.ui.colormaps import DEFAULT_COLORMAP, DIVERGING_COLORMAP, get_colormap
 from explorer.ui.flow_layout import FlowLayout
 from explorer.ui.i18n import tr
+from explorer.ui.premultiplied_image import PremultipliedImageItem
 
 _MARK = "#d62728"
 MIN_PLOT = 60  # px: under this the curves' plot (the shorter row of two) is too flat to read
@@ -86,8 +87,8 @@ class PositionalEncodingView(QtWidgets.QWidget):
         for plot in (self.pe_plot, self.sim_plot):
             plot.invertY(True)
             plot.hideButtons()
-        self.pe_image = pg.ImageItem(axisOrder="row-major")
-        self.sim_image = pg.ImageItem(axisOrder="row-major")
+        self.pe_image = PremultipliedImageItem(axisOrder="row-major")
+        self.sim_image = PremultipliedImageItem(axisOrder="row-major")
         self.pe_plot.addItem(self.pe_image)
         self.sim_plot.addItem(self.sim_image)
         self.pe_bar = pg.ColorBarItem(values=(-1, 1), colorMap=get_colormap(DIVERGING_COLORMAP),
