@@ -24,6 +24,8 @@ from explorer.ui.premultiplied_image import PremultipliedImageItem
 
 CELL_NUMBERS_MAX = 12  # write the weight inside each cell up to this many rows and columns
 NUMBER_SHRINK = (1.0, 0.85, 0.7)  # the cell numbers' font, as a fraction of theirs, tried until "0.00" fits
+# The two colours text_color_for picks, made once: a redraw names one for each of up to 144 numbers.
+_TEXT_COLORS = {name: QtGui.QColor(name) for name in ("#000000", "#ffffff")}
 # The canvas' least height in lines of its text: the title, the slanted key labels, the axis title and
 # rows still tall enough to tell apart. Without it a dock under the maps (the formula walkthrough) at a
 # zoomed font squeezed the map to ~35 px, where the numbers overprinted and the colour bar's labels
@@ -422,8 +424,7 @@ class HeatmapView(QtWidgets.QWidget):
         rgba = map_to_rgba(self._displayed, self._cmap_name)
         font = QtGui.QFont(self.font())
         font.setPointSizeF(size)
-        colors = {name: QtGui.QColor(name) for name in ("#000000", "#ffffff")}
-        cells = [(r, c, cell_text(self._values[r, c], compact), colors[text_color_for(rgba[r, c])])
+        cells = [(r, c, cell_text(self._values[r, c], compact), _TEXT_COLORS[text_color_for(rgba[r, c])])
                  for r in range(rows) for c in range(cols) if not self._masked[r, c]]
         self.cell_numbers.set_cells(cells, font, rows, cols)
 

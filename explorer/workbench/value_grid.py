@@ -34,6 +34,8 @@ class ValueGrid(QtWidgets.QWidget):
         # Grids shown side by side: their titles take as many lines as the one that needs most, so their
         # cells stay level (set by the view that holds them; alone, a grid is its own peer).
         self.peers: list[ValueGrid] = [self]
+        self._lines_key: tuple | None = None  # (title, font, width) that title_lines last fitted
+        self._lines: list[str] = []
         self.setMinimumSize(120, 90)
         self.setSizePolicy(QtWidgets.QSizePolicy.Policy.Expanding, QtWidgets.QSizePolicy.Policy.Expanding)
 
@@ -46,7 +48,7 @@ class ValueGrid(QtWidgets.QWidget):
         by side at 1024 px cut "Decoder self (masked)" to "Decoder self (mask…"), else cut with "…"."""
         # Asked for every cell's rectangle, by each peer: fitted again only when the title, type or width changed.
         key = (self.shown_title(), self.font().key(), self.width())
-        if getattr(self, "_lines_key", None) != key:
+        if self._lines_key != key:
             self._lines_key, self._lines = key, fit_lines(key[0], QtGui.QFontMetricsF(self.font()), self.width() - 4)
         return self._lines
 
