@@ -27,11 +27,16 @@ class DecoderState:
     """What incremental decoding carries between steps: self-attention caches, cross K/V, position."""
 
     def __init__(self, model: Transformer, memory: Tensor, src: Tensor | None = None,
-                 rows: int | None = None) -> None:
+                 rows: int | None = None, cross_kv: list[tuple[Tensor, Tensor]] | None = None) -> None:
         """memory: (B, S, D) for B sentences; or, with ``rows``, one sentence (1, S, D) that ``rows``
-        hypotheses (a beam) decode together: its cross K/V are then shared views, never copied."""
+        hypotheses (a beam) decode together: its cross K/V are then shared views, never copied.
+
+        cross_kv: another state's cross K/V over the same memory, when ``model`` projects memory with the
+        same weights (the int8 search copy keeps the fp32 ones: model/decoding/int8.py); computed once."""
         self.self_caches = [KVCache() for _ in model.decoder]
-        self.cross_kv = [layer.cross_attn.project_kv(memory) for layer in model.decoder]
+        if cross_kv is None:
+            cross_kv = [layer.cross_attn.project_kv(memory) for layer in model.decoder]
+        self.cross_kv = list(cross_kv)
         self.shared_source = rows is not None
         if rows is not None:
             self.cross_kv = [(k.expand(rows, -1, -1, -1), v.expand(rows, -1, -1, -1)) for k, v in self.cross_kv]

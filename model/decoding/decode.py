@@ -245,8 +245,11 @@ def _translate(loaded: LoadedModel, text: str, beam_size: int, capture_attention
         # Ablated heads change the search, not just the maps (the int8 draft has no masks: fp32 here).
         generated, score = greedy(model, src, max_len, use_cache, head_masks)[0], 0.0
     elif beam_size == 1 and fast is not None:
+        # One encoder pass serves the search and, after a corrected draft, capture's maps.
+        with torch.inference_mode():
+            encoded = model.encode(src, need_weights=capture_attention)
         (generated, captured, checked_probs), score = checked_greedy(model, fast, src, max_len,
-                                                                    capture_attention), 0.0
+                                                                    capture_attention, encoded), 0.0
     elif beam_size == 1:
         generated, score = greedy(model, src, max_len, use_cache)[0], 0.0
     else:

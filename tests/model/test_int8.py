@@ -7,7 +7,7 @@ import torch
 from model.checkpoint import load_model
 from model.config import BOS_ID, preset
 from model.decoding import int8
-from model.decoding.decode import capture, greedy, translate
+from model.decoding.decode import DECODE_THREADS, capture, greedy, intra_op_threads, translate
 from model.decoding.speculative import checked_greedy
 from model.decoding.steps import step_probabilities
 from model.transformer import DecoderState, Transformer
@@ -58,6 +58,27 @@ def test_search_model_shares_the_encoder_and_follows_the_fp32_logits(loaded):
     rel = float((out - ref).norm() / ref.norm())
     assert 1e-5 < rel < 0.05
     assert all(torch.equal(before[k], v) for k, v in model.state_dict().items())  # original untouched
+
+
+def test_the_search_copy_projects_memory_exactly_as_the_fp32_model_so_its_cross_kv_may_be_shared(loaded):
+    """checked_greedy hands the int8 draft the fp32 state's cross K/V: valid only while the copy computes
+    them, bit for bit, with the fp32 weights themselves."""
+    model = loaded.model
+    fast = int8.search_model(model)
+    src = _src(loaded, "2 7 1 8 2 8")
+    with torch.inference_mode():
+        memory, _ = model.encode(src)
+        own = DecoderState(fast, memory, src).cross_kv
+        exact = DecoderState(model, memory, src)
+        shared = DecoderState(fast, memory, src, cross_kv=exact.cross_kv)
+        tgt = torch.tensor([[BOS_ID, 5, 6, 7]])
+        fresh, _, _ = fast.decode(tgt, memory, src, state=DecoderState(fast, memory, src))
+        reused, _, _ = fast.decode(tgt, memory, src, state=shared)
+    assert len(own) == len(exact.cross_kv) == model.cfg.n_layers
+    for (k, v), (k32, v32) in zip(own, exact.cross_kv):
+        assert torch.equal(k, k32) and torch.equal(v, v32)
+    assert all(a[0] is b[0] for a, b in zip(shared.cross_kv, exact.cross_kv))  # shared, not recomputed
+    assert torch.equal(fresh, reused)
 
 
 def test_rewound_state_decodes_like_a_fresh_one(loaded):
@@ -111,6 +132,29 @@ def test_a_wrong_draft_is_corrected_to_fp32_greedy(loaded, text):
     assert maps is None
     ref_probs = step_probabilities(loaded.model, src, out, top_k=1)[2]
     np.testing.assert_allclose(probs, ref_probs, rtol=1e-5, atol=1e-6)
+
+
+def test_after_a_corrected_draft_translate_encodes_once_and_its_maps_are_captures(tiny_model_dir, monkeypatch):
+    """The maps then come from capture's teacher-forced pass, on the search's own encoder pass."""
+    loaded = load_model(tiny_model_dir)
+    torch.manual_seed(0)
+    stranger = Transformer(loaded.config).eval()  # drafts nearly every piece wrong
+    stranger.encoder, stranger.embedding = loaded.model.encoder, loaded.model.embedding
+    loaded.search_cache = stranger  # the search copy translate() drafts with
+    calls = []
+    encode = loaded.model.encode
+    monkeypatch.setattr(loaded.model, "encode", lambda *a, **k: calls.append(k) or encode(*a, **k))
+    text = SENTENCES[2]
+    tr = translate(loaded, text)
+    assert len(calls) == 1 and calls[0]["need_weights"]
+    monkeypatch.undo()
+    src = _src(loaded, text)
+    with intra_op_threads(DECODE_THREADS):  # as translate() runs: a product's sums depend on the threads
+        out = greedy(loaded.model, src, src.size(1) + 50)[0]
+        ref_maps = capture(loaded.model, src, out)
+    assert tr.target_pieces == tuple(loaded.tokenizer.pieces([t for t in out if t != 3]))
+    for got, ref in zip((tr.attention.encoder_self, tr.attention.decoder_self, tr.attention.cross), ref_maps):
+        np.testing.assert_array_equal(got, ref)  # bit for bit
 
 
 def test_checked_greedy_respects_max_len(loaded):
