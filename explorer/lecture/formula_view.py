@@ -35,6 +35,10 @@ from model.records import KIND_TITLES, KINDS, AttentionMaps, AttentionVectors
 
 HAND, SENTENCE = "hand", "sentence"
 SHORT = 8  # vector entries shown before "show all": enough to check by hand, few enough for a projector
+# The fewest entries a vector's row keeps when fewer fit its line: a row of two lines (zoomed type, a
+# narrow dock) showed half as many steps unscrolled, and "[1.9, 1.8, −0.2, … (32 in all)]" still reads.
+LEAST_SHOWN = 3
+NBSP = "\u00a0"
 MONO_FACTOR = 0.8  # the numbers' size against the app font: a fixed-width face looks larger at equal size
 
 # (step, the paper's formula beside it); the order is the order of the computation.
@@ -60,6 +64,15 @@ def format_numbers(values: np.ndarray, decimals: int, limit: int | None = None) 
     shown = values if limit is None or len(values) <= limit else values[:limit]
     more = "" if len(shown) == len(values) else tr(", … ({n} in all)", n=len(values))
     return "[" + ", ".join(one(float(x)) for x in shown) + more + "]"
+
+
+def fitted_count(values: np.ndarray, decimals: int, metrics: QFontMetrics, width: int) -> int:
+    """The most entries (``LEAST_SHOWN`` … ``SHORT``) of ``values`` whose row fits ``width`` px on one line
+    in ``metrics``' font."""
+    for count in range(min(SHORT, len(values)), LEAST_SHOWN, -1):
+        if metrics.horizontalAdvance(format_numbers(values, decimals, count)) <= width:
+            return count
+    return min(LEAST_SHOWN, len(values))
 
 
 class FormulaView(QWidget):
@@ -133,7 +146,16 @@ class FormulaView(QWidget):
         layout.addWidget(controls)
         layout.addWidget(scroll)
         self._apply_number_font()
+        self._vectors_shown: int | None = None  # how many entries the vector rows show (None: all)
+        # The vector rows fit their line whenever their column's width changes (zoom, dock resized).
+        self.numbers["q"].installEventFilter(self)
         self.show_page(HAND)
+
+    def eventFilter(self, watched, event) -> bool:  # Qt override
+        if watched is self.numbers["q"] and event.type() == QEvent.Type.Resize and self._row is not None:
+            if self._fitted_count() != self._vectors_shown:
+                self._render()
+        return super().eventFilter(watched, event)
 
     def changeEvent(self, event) -> None:  # Qt override
         # Zoom scales the application font; the numbers' fixed-width font is set explicitly, so it
@@ -203,9 +225,11 @@ class FormulaView(QWidget):
         # (the count "… (32 in all)" would add a line only on a dock too narrow for it, which the
         # dock's line to spare takes: place_formula_dock).
         d_k = self._vectors.of_kind(KINDS[0]).q.shape[-1] if self._vectors is not None else SHORT
-        vector = format_numbers(np.full(d_k, -1.234), 3, SHORT)
+        typical = np.full(d_k, -1.234)
+        vector = format_numbers(typical, 3, fitted_count(typical, 3, mono, room))
         scores = format_numbers(np.full(keys, -1.234), 3)
-        texts = {"q": vector, "k": vector, "output": vector, "dots": f"{scores}   q · k_{keys} = −1.234",
+        product = NBSP.join(("q", "·", f"k_{keys}", "=", "−1.234"))
+        texts = {"q": vector, "k": vector, "output": vector, "dots": f"{scores}   {product}",
                  "softmax": format_numbers(np.full(keys, 0.123), 3),  # weights: never negative, below 1
                  "sharpness": tr("largest weight {max_s:.2f} → {max_u:.2f} without ÷√d_k;  "
                                  "entropy {ent_s:.2f} → {ent_u:.2f} bits", max_s=0.5, max_u=1.0, ent_s=2.0,
@@ -297,6 +321,20 @@ class FormulaView(QWidget):
                          head=head + 1, i=i + 1, query=display_piece(rows[i]), j=j + 1,
                          key=display_piece(cols[j]), d_k=int(self._row.d_k), scale=float(self._row.scale))
 
+    def _fitted_count(self) -> int | None:
+        """How many entries of q, k and the output their rows show: as many as fit one line of their
+        column, ``SHORT`` at most, ``LEAST_SHOWN`` at least; None (all) with "show all"."""
+        if self.show_all_box.isChecked() or self._row is None:
+            return None
+        label = self.numbers["q"]
+        width = label.contentsRect().width()
+        if width <= 1 or not label.isVisible():  # not laid out yet: the resize that lays it out fits it
+            return SHORT
+        (d, d_out), row, metrics = self._decimals, self._row, label.fontMetrics()
+        weights = row.weights_unscaled if self.unscaled_box.isChecked() else row.weights
+        return min(fitted_count(row.q, d, metrics, width), fitted_count(row.keys[self._key], d, metrics, width),
+                   fitted_count(weights @ row.values, d_out, metrics, width))
+
     def _render(self) -> None:
         self.title.setText(again(self._title))  # again: the language may have changed since
         for label in (self.formulas["mask"], self.numbers["mask"]):
@@ -307,7 +345,8 @@ class FormulaView(QWidget):
                 label.setText("")
             return
         d, d_out = self._decimals
-        limit = None if self.show_all_box.isChecked() else SHORT
+        limit = None if self.show_all_box.isChecked() else self._fitted_count()
+        self._vectors_shown = limit
         unscaled = self.unscaled_box.isChecked()
         j = self._key
         weights = row.weights_unscaled if unscaled else row.weights
@@ -317,7 +356,9 @@ class FormulaView(QWidget):
         texts = {
             "q": format_numbers(row.q, d, limit),
             "k": format_numbers(row.keys[j], d, limit),
-            "dots": format_numbers(row.dots, d) + f"   q · k_{j + 1} = {format_numbers(row.dots[j:j + 1], d)[1:-1]}",
+            # The clicked key's product wraps whole, never "q · k_9 =" on one line and its number on the next.
+            "dots": format_numbers(row.dots, d) + "   " + NBSP.join(
+                ("q", "·", f"k_{j + 1}", "=", format_numbers(row.dots[j:j + 1], d)[1:-1])),
             "scaled": format_numbers(row.scaled, d),
             "mask": format_numbers(row.masked_scores, d),
             "softmax": format_numbers(weights, d),

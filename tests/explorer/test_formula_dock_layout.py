@@ -75,7 +75,50 @@ def test_the_caption_counts_from_1_and_writes_pieces_as_the_axes_do(qtbot):
     title = view.title.text()
     assert "layer 2, head 3" in title
     assert "query 3 “Haus”" in title and "key 2 “Das”" in title and "▁" not in title
-    assert "q · k_2 =" in view.numbers["dots"].text()  # the key's number is the caption's
+    # The key's number is the caption's; the product is one unbreakable run, so it never wraps inside.
+    assert "q\u00a0·\u00a0k_2\u00a0=\u00a0" in view.numbers["dots"].text()
+
+
+def _shown_entries(text: str) -> list[str]:
+    """The numbers a vector's row shows: "[1.2, −0.3, … (32 in all)]" → ["1.2", "−0.3"]."""
+    return [x for x in text.split("…")[0].strip("[]").split(", ") if x.strip()]
+
+
+def test_a_narrow_column_cuts_the_vectors_to_one_line_each_and_a_wide_one_shows_eight(qtbot):
+    """Zoomed twice on a projector, q, k and the output each wrapped to a second line for a few
+    characters, and the dock showed two steps instead of three (#32's rough edges)."""
+    maps, vectors = make_synthetic_vectors(make_synthetic_maps(), d_k=32)
+    view = FormulaView()
+    qtbot.addWidget(view)
+    view.set_columns(2)
+    view.resize(1000, 500)
+    view.show()
+    view.set_translation(maps, vectors)
+    view.set_state("encoder", 0, 0)
+    view.select_cell(1, 1)
+    vector_rows = [view.numbers[step] for step in ("q", "k", "output")]
+
+    def counts():
+        return [len(_shown_entries(label.text())) for label in vector_rows]
+
+    qtbot.waitUntil(lambda: view.numbers["q"].width() > 400)
+    assert counts() == [8, 8, 8]
+    for width in (640, 540):
+        view.resize(width, 500)
+        qtbot.waitUntil(lambda: max(counts()) < 8)
+        for label in vector_rows:
+            text, metrics, room = label.text(), label.fontMetrics(), label.contentsRect().width()
+            assert 3 <= len(_shown_entries(text)) < 8 and "(32 in all)" in text
+            assert metrics.horizontalAdvance(text) <= room, (width, text)  # one line, not wrapped
+        # The numbers shown are the vector's own first ones, rounded as the full row rounds them.
+        view.show_all_box.setChecked(True)
+        whole = _shown_entries(view.numbers["q"].text())
+        assert len(whole) == 32
+        view.show_all_box.setChecked(False)
+        shown = _shown_entries(view.numbers["q"].text())
+        assert shown == whole[:len(shown)]
+    view.resize(1000, 500)  # wide again: eight each
+    qtbot.waitUntil(lambda: counts() == [8, 8, 8])
 
 
 def test_only_the_decoders_self_attention_shows_a_mask_step(qtbot):
