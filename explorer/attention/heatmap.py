@@ -91,6 +91,11 @@ def short_axis_title(title: str) -> str:
     return re.split(r" \(|（", title, maxsplit=1)[0]  # a Chinese title has "（"
 
 
+def bare_axis_title(title: str) -> str:
+    """'Query: source token' -> 'Query': the word alone, for a plot too short even for the short form."""
+    return title.replace("：", ":").split(":", 1)[0].strip() or title
+
+
 def axis_noun(title: str) -> str:
     """'Query: source token' -> 'query': the word the hover read-out uses for an axis."""
     return title.replace("：", ":").split(":", 1)[0].strip().lower() or tr("row")
@@ -395,7 +400,10 @@ class HeatmapView(QtWidgets.QWidget):
         # then cut, or it runs past the plot's top and bottom and is clipped at both ends; the colour
         # bar's title likewise.
         least = min(full, BASE_POINT_SIZE * 1.15)
-        row_title, row_size = fitted_axis_title(row_title, full, least, room)
+        shown, row_size = fitted_axis_title(row_title, full, least, room)
+        if shown != row_title:  # cut even so: "Query", whole, says more than "Query: source to…"
+            shown, row_size = fitted_axis_title(bare_axis_title(row_title), full, least, room)
+        row_title = shown
         bar_title, bar_size = fitted_axis_title(tr("attention weight"), full, least, room)
         styles = [{"color": self._text_color.name(), "font-size": f"{np.floor(size * 10) / 10:.1f}pt"}
                   for size in (row_size, full, bar_size)]  # rounded down: a title that fits stays in

@@ -227,6 +227,23 @@ def test_at_zoom_2_the_axis_titles_stay_within_a_short_plot(qtbot, synthetic_map
         assert QFontMetricsF(title_font).horizontalAdvance(axis.labelText) <= room + 1, axis.labelText
 
 
+def test_a_plot_too_short_for_the_query_title_shows_the_word_query_whole_not_cut(qtbot, synthetic_maps):
+    """1008 × 728 with the dock open: the map's 170 px read "Query: source to…"; the word alone is whole."""
+    from explorer.attention.heatmap import HeatmapView  # noqa: PLC0415
+
+    view = HeatmapView()
+    qtbot.addWidget(view)
+    view.show()
+    qtbot.waitExposed(view)
+    view.set_matrix(synthetic_maps.encoder_self[0, 0], list("abcde"), list("abcde"),
+                    row_title="Query: source token", col_title="Key: source token")
+    for height, expected in ((600, "Query: source token"), (190, "Query"), (600, "Query: source token")):
+        view.resize(500, height)
+        qtbot.waitUntil(lambda h=height: view.height() == h)
+        view.fit_titles()
+        assert view._left.labelText == expected, (height, view._left.labelText)
+
+
 def test_at_zoom_2_neighbouring_clock_titles_do_not_overlap(qtbot):
     from explorer.positional.clock_view import ClockView  # noqa: PLC0415
 
