@@ -34,38 +34,81 @@ def head_matrix(maps: AttentionMaps, kind: str, layer: int, head: int | None) ->
 
 
 class StepMaps(QtWidgets.QWidget):
-    """Decoder self-attention (t × t) beside cross-attention (t × S) after step t (1-based)."""
+    """Decoder self-attention (t × t) beside cross-attention (t × S) after step t (1-based).
+
+    The two maps are built when the tab is first shown or a caller asks for one (``decoder``, ``cross``):
+    they were a fifth of the window's construction (~45 ms), and many sessions never open the tab. Until
+    then the view keeps what it is told (step, colour map, zoom) and what it would draw (``shown_*``);
+    ``built`` is emitted then, so the window can put the new maps' texts into the current language."""
+
+    built = QtCore.Signal()
 
     def __init__(self, parent=None) -> None:
         super().__init__(parent)
-        self.decoder = StepHeatmap()
-        self.cross = StepHeatmap()
-        self._box = highlight_box(HIGHLIGHT, 9)
-        self.cross.add_overlay(self._box)
-        # One colour bar, the cross-attention's at the right, for both: the same 0–1 scale and colour
-        # map; the decoder's own took 80 of its ~250 px at zoom +2, which its keys needed.
-        self.decoder.drop_colour_bar()
+        self._decoder: StepHeatmap | None = None
+        self._cross: StepHeatmap | None = None
+        self._colormap: str | None = None
         self._maps: AttentionMaps | None = None
         self._args: tuple = (None, 0, None, 0)
-        self._font_scale = 1.0
+        self._font_scale: float | None = None
         self._shown = (np.zeros((0, 0), np.float32), np.zeros((0, 0), np.float32))
         self._layout = QtWidgets.QHBoxLayout(self)
         self._layout.setContentsMargins(0, 0, 0, 0)
         self._layout.setSpacing(4)
-        self._layout.addWidget(self.decoder, 1)
-        self._layout.addWidget(self.cross, 1)
+
+    @property
+    def decoder(self) -> StepHeatmap:
+        self._build()
+        return self._decoder
+
+    @property
+    def cross(self) -> StepHeatmap:
+        self._build()
+        return self._cross
+
+    def is_built(self) -> bool:
+        return self._decoder is not None
+
+    def showEvent(self, event) -> None:  # noqa: N802 - Qt override
+        self._build()
+        super().showEvent(event)
+
+    def _build(self) -> None:
+        if self._decoder is not None:
+            return
+        self._decoder, self._cross = StepHeatmap(), StepHeatmap()
+        self._box = highlight_box(HIGHLIGHT, 9)
+        self._box.hide()
+        self._cross.add_overlay(self._box)
+        # One colour bar, the cross-attention's at the right, for both: the same 0–1 scale and colour
+        # map; the decoder's own took 80 of its ~250 px at zoom +2, which its keys needed.
+        self._decoder.drop_colour_bar()
+        self._layout.addWidget(self._decoder, 1)
+        self._layout.addWidget(self._cross, 1)
+        # What the view was told before it had maps, in the order the window tells it.
+        if self._colormap is not None:
+            self.set_colormap(self._colormap)
+        if self._font_scale is not None:
+            self.set_font_scale(self._font_scale)
+        if self._maps is not None:
+            self.set_step(*self._args)
+        self.built.emit()
 
     def set_step(self, maps: AttentionMaps | None, layer: int, head: int | None, step: int) -> None:
         """Show the maps after ``step`` pieces have been chosen (1..T); head None = mean over heads."""
         self._maps, self._args = maps, (maps, layer, head, step)
         if maps is None or step < 1:
             self._shown = (np.zeros((0, 0), np.float32), np.zeros((0, 0), np.float32))
-            self._box.hide()
+            if self.is_built():
+                self._box.hide()
             return
         n_target, n_source = len(maps.target_tokens), len(maps.source_tokens)
         t = min(step, n_target)
         dec = head_matrix(maps, "decoder", layer, head)[:t, :t]
         cross = head_matrix(maps, "cross", layer, head)[:t]
+        self._shown = (dec.astype(np.float32), cross.astype(np.float32))
+        if not self.is_built():
+            return  # drawn when built, from the same arguments
         rows = maps.target_tokens[:t]
         self.decoder.cell_numbers_max = self._numbers_max(n_target, n_target)
         self.cross.cell_numbers_max = self._numbers_max(n_target, n_source)
@@ -82,7 +125,6 @@ class StepMaps(QtWidgets.QWidget):
         self.cross.set_frame(n_target, n_source)
         self._box.setRect(QtCore.QRectF(-0.5, t - 1.5, n_source, 1.0))
         self._box.show()
-        self._shown = (dec.astype(np.float32), cross.astype(np.float32))
         self.share_width(n_target, n_source)
 
     def share_width(self, n_target: int, n_source: int) -> None:
@@ -113,7 +155,7 @@ class StepMaps(QtWidgets.QWidget):
 
     def resizeEvent(self, event) -> None:  # Qt override
         super().resizeEvent(event)
-        if self._maps is not None:  # the cells changed size: numbers may now fit, or no longer
+        if self._maps is not None and self.is_built():  # the cells changed size: numbers may now fit, or no longer
             QtCore.QTimer.singleShot(0, self, lambda: self.set_step(*self._args))
 
     def shown_decoder(self) -> np.ndarray:
@@ -125,15 +167,19 @@ class StepMaps(QtWidgets.QWidget):
         return self._shown[1].copy()
 
     def highlighted_row(self) -> int | None:
-        """The cross-attention row boxed as the current step, or None."""
-        return int(round(self._box.rect().center().y())) if self._shown[1].size else None
+        """The cross-attention row boxed as the current step (the last row drawn), or None."""
+        return self._shown[1].shape[0] - 1 if self._shown[1].size else None
 
     def set_colormap(self, name: str) -> None:
-        self.decoder.set_colormap(name)
-        self.cross.set_colormap(name)
+        self._colormap = name
+        if self.is_built():
+            self.decoder.set_colormap(name)
+            self.cross.set_colormap(name)
 
     def set_font_scale(self, f: float) -> None:
         self._font_scale = max(0.5, float(f))
+        if not self.is_built():
+            return
         self.decoder.set_font_scale(f)
         self.cross.set_font_scale(f)
         if self._maps is not None:  # the labels' type changed the room they need: share again

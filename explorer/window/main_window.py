@@ -135,6 +135,7 @@ class MainWindow(WindowDisplay, QMainWindow):
 
         self._build_status_bar()
         build_menus(self)
+        self.step_view.maps.built.connect(lambda: retranslate(self.step_view.maps))  # as the PE tab's parts
         install_language_menu(self)
         self._connect()
         self._set_no_model(tr("Loading…"), loading=True)

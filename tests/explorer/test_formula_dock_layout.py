@@ -9,7 +9,7 @@ from PySide6.QtCore import QPointF
 from PySide6.QtGui import QColor, QFont, QFontMetricsF
 from PySide6.QtWidgets import QScrollArea
 
-from explorer.lecture.formula_view import FormulaView
+from explorer.lecture.formula_view import FormulaView, format_numbers
 from explorer.ui import style
 from tests.explorer.conftest import make_synthetic_maps, make_synthetic_vectors
 
@@ -91,7 +91,7 @@ def test_a_narrow_column_cuts_the_vectors_to_one_line_each_and_a_wide_one_shows_
     view = FormulaView()
     qtbot.addWidget(view)
     view.set_columns(2)
-    view.resize(1000, 500)
+    view.resize(1000, 900)
     view.show()
     view.set_translation(maps, vectors)
     view.set_state("encoder", 0, 0)
@@ -103,13 +103,24 @@ def test_a_narrow_column_cuts_the_vectors_to_one_line_each_and_a_wide_one_shows_
 
     qtbot.waitUntil(lambda: view.numbers["q"].width() > 400)
     assert counts() == [8, 8, 8]
-    for width in (640, 540):
-        view.resize(width, 500)
+    # Widths for the q row's column where 8 entries do not fit and 3 do, whatever the type's size (the
+    # suite's earlier tests may leave the app font larger): the column follows the view's width.
+    metrics, row = view.numbers["q"].fontMetrics(), view.row()
+    vectors = (row.q, row.keys[1], row.weights @ row.values)  # q, the clicked key's k, the output
+    need = {n: max(metrics.horizontalAdvance(format_numbers(v, 3, n)) for v in vectors) for n in (3, 8)}
+    column = view.numbers["q"].contentsRect().width()
+    assert need[8] <= column  # eight fit at 1000 px
+    beside = view.width() - column  # the formulas' column, margins and spacing: the same at any width
+    # (900 px tall: every step in view, so no scroll bar comes to narrow the column)
+    for room in ((need[3] + need[8]) // 2, need[3] + 4):
+        width = room + beside
+        view.resize(width, 900)
+        qtbot.waitUntil(lambda room=room: abs(view.numbers["q"].contentsRect().width() - room) <= 1)
         qtbot.waitUntil(lambda: max(counts()) < 8)
         for label in vector_rows:
-            text, metrics, room = label.text(), label.fontMetrics(), label.contentsRect().width()
+            text, line = label.text(), label.contentsRect().width()
             assert 3 <= len(_shown_entries(text)) < 8 and "(32 in all)" in text
-            assert metrics.horizontalAdvance(text) <= room, (width, text)  # one line, not wrapped
+            assert label.fontMetrics().horizontalAdvance(text) <= line, (width, text)  # one line, not wrapped
         # The numbers shown are the vector's own first ones, rounded as the full row rounds them.
         view.show_all_box.setChecked(True)
         whole = _shown_entries(view.numbers["q"].text())
@@ -117,7 +128,7 @@ def test_a_narrow_column_cuts_the_vectors_to_one_line_each_and_a_wide_one_shows_
         view.show_all_box.setChecked(False)
         shown = _shown_entries(view.numbers["q"].text())
         assert shown == whole[:len(shown)]
-    view.resize(1000, 500)  # wide again: eight each
+    view.resize(1000, 900)  # wide again: eight each
     qtbot.waitUntil(lambda: counts() == [8, 8, 8])
 
 

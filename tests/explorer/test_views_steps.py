@@ -192,3 +192,37 @@ def test_a_hypothesis_of_a_lone_word_mark_is_not_a_blank_row(qtbot):
     table.set_hypotheses((Hypothesis(("\u2581",), -0.1), Hypothesis(("\u2581这",), -3.25),
                           Hypothesis(("\u2581", "</s>"), -9.0)))
     assert [text for text, _score in table.texts()] == ["␣", "这", "␣ </s>"]
+
+
+def test_the_step_maps_are_built_when_first_shown_as_if_they_had_been_there(qtbot, loaded):
+    """Built late (the tab first shown), the two maps take the step, colour map and zoom they were told
+    before, and draw what maps built with the window draw, pixel for pixel."""
+    from explorer.lecture.step_maps import StepMaps  # noqa: PLC0415
+
+    assert not loaded.step_view.maps.is_built()  # not built with the window: most sessions never open it
+    tr = translation_with_steps()
+    early, late = StepMaps(), StepMaps()
+    for m in (early, late):
+        qtbot.addWidget(m)
+    assert early.decoder is not None and early.is_built() and not late.is_built()  # asking builds
+    for m in (early, late):
+        m.set_colormap("magma")
+        m.set_font_scale(1.2)
+        m.set_step(tr.attention, 1, 2, 3)
+    assert not late.is_built()
+    np.testing.assert_array_equal(late.shown_decoder(), early.shown_decoder())  # known before drawing
+    np.testing.assert_array_equal(late.shown_cross(), early.shown_cross())
+    assert late.highlighted_row() == early.highlighted_row() == 2
+    for m in (early, late):
+        m.resize(700, 300)
+        m.show()
+        qtbot.waitExposed(m)
+    assert late.is_built()
+    qtbot.wait(50)  # the maps share the width a turn after they are laid out
+    for name in ("decoder", "cross"):
+        a, b = getattr(early, name), getattr(late, name)
+        assert a.row_labels() == b.row_labels() and a.col_labels() == b.col_labels(), name
+        assert a.colormap_name() == b.colormap_name() == "magma", name
+        assert a.canvas.grab().toImage() == b.canvas.grab().toImage(), name
+    loaded.tabs.setCurrentWidget(loaded.step_view)  # the window's: built when its tab is shown
+    qtbot.waitUntil(loaded.step_view.maps.is_built)
