@@ -63,8 +63,8 @@ class TrainPanel(QtWidgets.QWidget):
         self.stats = StatsStrip()
         self.curves = TrainingCurves()
         self.replay = ProbeReplay()
-        # The replay's parts under the names the window and the tests have always used.
-        self.attention = self.replay.attention
+        # The replay's parts under the names the window and the tests have always used (``attention``,
+        # built on first use, is a property).
         self.snapshot_slider, self.snapshot_label = self.replay.slider, self.replay.label
         self._build()
 
@@ -238,8 +238,13 @@ class TrainPanel(QtWidgets.QWidget):
     def log_lines(self) -> list[str]:
         return self.log_list.lines()
 
+    @property
+    def attention(self):
+        """The probe's attention panel (explorer/training/probe_replay.py builds it on first use)."""
+        return self.replay.attention
+
     def set_font_scale(self, f: float) -> None:
-        self.attention.set_font_scale(f)
+        self.replay.set_font_scale(f)
         self.curves.set_font_scale(f)
 
     # ------------------------------------------------------------------------------------ internals
@@ -331,7 +336,7 @@ class TrainPanel(QtWidgets.QWidget):
     def _on_side_tab(self, index: int) -> None:
         # Back on the settings after a run: give the form its room again (the probe's maps took
         # it), so it shows its rows rather than four of them behind a scroll bar.
-        if self.side_tabs.widget(index) is self._scroll and self.attention.isVisibleTo(self):
+        if self.side_tabs.widget(index) is self._scroll and self.replay.maps_shown():
             top, bottom = self.split.sizes()
             if top < bottom:
                 self.split.setSizes([10_000, 1])  # the maps keep their minimum height

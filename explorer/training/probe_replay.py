@@ -26,13 +26,19 @@ COMPACT_BELOW_LINES = 23
 
 
 class ProbeReplay(QtWidgets.QWidget):
-    """The replay row (heading, slider, label) above the attention panel of the current snapshot."""
+    """The replay row (heading, slider, label) above the attention panel of the current snapshot.
+
+    The panel is built with the run's first probe, or when a caller asks for it (``attention``): hidden
+    until then anyway, it was a seventh of the window's construction (~30 ms) in every session, most of
+    which never train. ``built`` is emitted then, so the window can put its texts into the language."""
+
+    built = QtCore.Signal()
 
     def __init__(self, parent=None) -> None:
         super().__init__(parent)
         self._snapshots: list[tuple[int, Translation]] = []
-        self.attention = AttentionPanel()
-        self.attention.set_maps(None, empty_text="The probe sentence's attention appears here as the model trains")
+        self._attention: AttentionPanel | None = None
+        self._font_scale: float | None = None
         self.slider = QtWidgets.QSlider(QtCore.Qt.Orientation.Horizontal)
         self.slider.setEnabled(False)
         self.slider.setToolTip("Scrub back through the probe snapshots to replay how the heads formed")
@@ -43,15 +49,39 @@ class ProbeReplay(QtWidgets.QWidget):
         scrub.addWidget(style.make_heading(QtWidgets.QLabel("Probe replay")))
         scrub.addWidget(self.slider, 2)
         scrub.addWidget(self.label, 3)
-        layout = QtWidgets.QVBoxLayout(self)
-        layout.setContentsMargins(0, 0, 0, 0)
-        layout.addLayout(scrub)
-        layout.addWidget(self.attention, 1)
+        self._layout = QtWidgets.QVBoxLayout(self)
+        self._layout.setContentsMargins(0, 0, 0, 0)
+        self._layout.addLayout(scrub)
         self._compact = False
-        self.attention.state_changed.connect(self._update_tooltip)  # another head: other statistics
-        # Hidden until the first probe: empty, it still took half of a 768-px screen's height from
-        # the form and the curves.
-        self.attention.hide()
+
+    @property
+    def attention(self) -> AttentionPanel:
+        """The probe's attention panel (built on first use)."""
+        if self._attention is None:
+            panel = self._attention = AttentionPanel()
+            panel.set_maps(None, empty_text="The probe sentence's attention appears here as the model trains")
+            self._layout.addWidget(panel, 1)
+            panel.state_changed.connect(self._update_tooltip)  # another head: other statistics
+            # Hidden until the first probe: empty, it still took half of a 768-px screen's height from
+            # the form and the curves.
+            panel.hide()
+            if self._font_scale is not None:
+                panel.set_font_scale(self._font_scale)
+            panel.set_compact(self._compact)
+            self.built.emit()
+        return self._attention
+
+    def is_built(self) -> bool:
+        return self._attention is not None
+
+    def maps_shown(self) -> bool:
+        """Whether the maps are on the row (a run has sent a probe)."""
+        return self._attention is not None and not self._attention.isHidden()
+
+    def set_font_scale(self, f: float) -> None:
+        self._font_scale = f
+        if self._attention is not None:
+            self._attention.set_font_scale(f)
 
     def is_compact(self) -> bool:
         """Whether the maps show without their statistics and legend (a short replay row)."""
@@ -65,8 +95,9 @@ class ProbeReplay(QtWidgets.QWidget):
         """Forget every snapshot and hide the maps, for a new run."""
         self._snapshots.clear()
         self._update_slider()
-        self.attention.set_maps(None)
-        self.attention.hide()
+        if self._attention is not None:
+            self._attention.set_maps(None)
+            self._attention.hide()
 
     def add(self, step: int, translation: Translation) -> bool:
         """Keep a snapshot; follow it if the slider was on the newest one. True for a run's first."""
@@ -118,7 +149,8 @@ class ProbeReplay(QtWidgets.QWidget):
         compact = self.height() < COMPACT_BELOW_LINES * line
         if compact != self._compact:
             self._compact = compact
-            self.attention.set_compact(compact)
+            if self._attention is not None:  # else the panel takes it when built
+                self._attention.set_compact(compact)
             self._update_tooltip()
 
     def _update_tooltip(self) -> None:

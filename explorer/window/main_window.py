@@ -135,7 +135,9 @@ class MainWindow(WindowDisplay, QMainWindow):
 
         self._build_status_bar()
         build_menus(self)
-        self.step_view.maps.built.connect(lambda: retranslate(self.step_view.maps))  # as the PE tab's parts
+        # Parts built on first use, as the PE tab's: their texts into the language shown then.
+        self.step_view.maps.built.connect(lambda: retranslate(self.step_view.maps))
+        self.train_panel.replay.built.connect(lambda: retranslate(self.train_panel.replay))
         install_language_menu(self)
         self._connect()
         self._set_no_model(tr("Loading…"), loading=True)

@@ -105,7 +105,11 @@ def test_no_english_is_left_in_the_chinese_window(loaded, qtbot, english_after):
     data |= {t.lstrip("▁") for t in data}
     english = [t.get() for t in texts(loaded) if untranslated(t.get(), data)]
     assert len(english) > 100  # the check finds English where there is English
+    # Built on first use, after the switch: the Step tab's maps (when its tab shows, below) and the
+    # probe's attention panel (now); their texts must be Chinese too.
+    assert not loaded.step_view.maps.is_built() and not loaded.train_panel.replay.is_built()
     set_language(loaded, "zh_CN")
+    assert loaded.train_panel.attention.heatmap is not None and loaded.train_panel.replay.is_built()
     loaded.resize(loaded.width() - 60, loaded.height() - 40)  # a resize re-applies the titles views keep aside
     qtbot.wait(20)
     found: dict[str, str] = {}

@@ -359,6 +359,24 @@ def test_a_refused_start_keeps_the_previous_runs_curves_and_replay(panel, qtbot,
     run_until_idle(qtbot, panel)
 
 
+def test_the_probe_maps_are_built_with_the_first_probe_taking_the_zoom_and_layout_told_before(panel, qtbot):
+    """Hidden until a run's first probe, the probe's attention panel is built then (not with every
+    window), with the zoom and the compact layout the replay row was given meanwhile."""
+    from tests.explorer.conftest import make_translation
+    replay = panel.replay
+    assert not replay.is_built() and not replay.maps_shown()
+    panel.set_font_scale(1.44)
+    replay.resize(600, 120)  # a short row: the maps' text goes (compact)
+    replay.fit()
+    assert replay.is_compact() and not replay.is_built()
+    panel.runner.worker.progress.emit(record("probe", step=20, probe=make_translation("3 1 4")))
+    assert replay.is_built() and replay.maps_shown() and len(panel.snapshots()) == 1
+    assert panel.attention.heatmap._font_scale == pytest.approx(1.44) and panel.attention._compact
+    assert panel.attention.heatmap.row_labels()  # the probe's maps, drawn
+    replay.clear()  # a new run: no maps until its first probe
+    assert not replay.maps_shown() and replay.snapshots() == []
+
+
 def _wheel(widget, notches: int = -3) -> None:
     """Turn the mouse wheel ``notches`` (negative: towards the user, i.e. scroll down) over ``widget``."""
     from PySide6.QtCore import QPoint, QPointF
