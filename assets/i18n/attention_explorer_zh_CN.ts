@@ -2257,5 +2257,53 @@ or train a new model on a parallel corpus.</source>
       <source>Is a directory</source>
       <translation>是一个文件夹</translation>
     </message>
+    <message>
+      <source>the sentence is too long ({n} characters; at most {limit}); split it</source>
+      <translation>句子太长（{n} 个字符；最多 {limit} 个）；请把它拆开</translation>
+    </message>
+    <message>
+      <source>the sentence is too long ({n} pieces; at most {limit}); split it</source>
+      <translation>句子太长（{n} 个子词；最多 {limit} 个）；请把它拆开</translation>
+    </message>
+    <message>
+      <source>the sentence must be text</source>
+      <translation>句子必须是文本</translation>
+    </message>
+    <message>
+      <source>not a model folder (it is a file): {path}</source>
+      <translation>不是模型文件夹（这是一个文件）：{path}</translation>
+    </message>
+    <message>
+      <source>{path} has no model.safetensors (found {found}; only safetensors weights are loaded)</source>
+      <translation>{path} 中没有 model.safetensors（找到了 {found}；只加载 safetensors 格式的权重）</translation>
+    </message>
+    <message>
+      <source>{path} has no model.safetensors</source>
+      <translation>{path} 中没有 model.safetensors</translation>
+    </message>
+    <message>
+      <source>{path} has no tokenizer (spm.model)</source>
+      <translation>{path} 中没有分词器（spm.model）</translation>
+    </message>
+    <message>
+      <source>{path} is a Marian model without {name} (it needs {files})</source>
+      <translation>{path} 是一个 Marian 模型，但缺少 {name}（需要 {files}）</translation>
+    </message>
+    <message>
+      <source>{path} has no 'model' section: not an Attention Explorer model</source>
+      <translation>{path} 中没有“model”部分：不是 Attention Explorer 模型</translation>
+    </message>
+    <message>
+      <source>{path} holds an invalid model config: {reason}</source>
+      <translation>{path} 中的模型配置无效：{reason}</translation>
+    </message>
+    <message>
+      <source>{path} is corrupt or truncated ({reason})</source>
+      <translation>{path} 已损坏或不完整（{reason}）</translation>
+    </message>
+    <message>
+      <source>{path}: {name} holds NaN or infinite values</source>
+      <translation>{path}：{name} 含有 NaN 或无穷大的值</translation>
+    </message>
   </context>
 </TS>

@@ -7,17 +7,17 @@ model writes and formats each again with ``tr()``; a message of any other form i
 
 Each form is written once, as the model's English with its varying parts named: ``{step}``, ``{path}``.
 That text is both the ``tr()`` template (so the English window shows the message unchanged) and, with its
-named parts turned into groups, the pattern that recognises it. Some parts are sentences of their own
-(which checkpoint is intact, the operating system's reason a write failed): those are said again too.
+named parts turned into groups, the pattern that recognises it (explorer/ui/message_forms.py). Some parts
+are sentences of their own (which checkpoint is intact, the operating system's reason a write failed):
+those are said again too.
 tests/explorer/test_train_log_errors.py makes each message with the model's own code, so a change of
 wording there fails a test instead of reaching the Chinese log in English.
 """
 
 from __future__ import annotations
 
-import re
-
-from explorer.ui.i18n import N_, tr, translate
+from explorer.ui.i18n import N_, translate
+from explorer.ui.message_forms import MessageForms
 
 # Where the model writes each form: model/training/train.py (the loop), state.py (saving, resuming),
 # data.py and model/corpus/lines.py (reading the corpus), prepare.py, checkpoint.py (the run folder), lock.py,
@@ -81,46 +81,21 @@ WHY = (  # state.save_failure
 # The operating system's reasons (OSError.strerror) a teacher meets most: a fixed English text each.
 REASONS = (N_("Permission denied"), N_("No space left on device"), N_("Read-only file system"),
            N_("No such file or directory"), N_("Not a directory"), N_("Is a directory"))
-# A count must not swallow the words after it when a path before it holds " has " or " lines".
-NUMBER = r"[\d,]+"
 NUMBERS = {"step", "code", "line", "n", "m", "tokens", "half", "reports", "vocab"}
 
 
 def model_error(text: str) -> str:
     """``text``, a failed run's message, in the window's language if it is one of the known forms."""
-    return _say(text, FORMS)
+    return _RUN.say(text)
 
 
-def _say(text: str, forms: tuple[str, ...]) -> str:
-    for template, pattern in _patterns(forms):
-        if m := pattern.fullmatch(text):
-            return tr(template, **{name: _part(name, value) for name, value in m.groupdict().items()})
-    return text
+def os_reason(value: str) -> str:
+    """The operating system's reason a write failed, said again where it is one of the common ones."""
+    return translate(value) if value in REASONS else value
 
 
-def _part(name: str, value: str) -> str:
-    """One named part of a message: a sentence of its own said again, anything else (data) as it came."""
-    if name == "message":
-        return model_error(value)
-    if name == "reason":
-        return translate(value) if value in REASONS else value
-    forms = {"kept": KEPT, "diverged": DIVERGED, "why": WHY}.get(name)
-    return _say(value, forms) if forms else value
-
-
-_COMPILED: dict[str, re.Pattern] = {}
-
-
-def _patterns(forms: tuple[str, ...]):
-    for template in forms:
-        if template not in _COMPILED:
-            _COMPILED[template] = _pattern(template)
-        yield template, _COMPILED[template]
-
-
-def _pattern(template: str) -> re.Pattern:
-    """The English form with each ``{name}`` a named group: digits for a count, else any text."""
-    pieces = re.split(r"\{(\w+)\}", template)  # literal, name, literal, name, …, literal
-    regex = "".join(re.escape(piece) if i % 2 == 0 else f"(?P<{piece}>{NUMBER if piece in NUMBERS else '.+?'})"
-                    for i, piece in enumerate(pieces))
-    return re.compile(regex, re.S)
+# Parts that are sentences of their own, said again (in any of the forms, which nest); the rest (paths,
+# values) are data, kept as they came.
+_PARTS: dict = {}
+_RUN, _KEPT, _DIVERGED, _WHY = (MessageForms(forms, NUMBERS, _PARTS) for forms in (FORMS, KEPT, DIVERGED, WHY))
+_PARTS.update(message=model_error, reason=os_reason, kept=_KEPT.say, diverged=_DIVERGED.say, why=_WHY.say)

@@ -34,7 +34,7 @@ from explorer.translate.controller import Controller
 from explorer.translate.panel import TranslatePanel
 from explorer.ui import style
 from explorer.ui.empty_state import EmptyState
-from explorer.ui.i18n import again, tr, translate
+from explorer.ui.i18n import again, tr
 from explorer.ui.recent import RecentModels, open_settings
 from explorer.ui.scroll import ColumnScrollArea
 from explorer.window.display import MIN_SIZE, WindowDisplay
@@ -44,6 +44,7 @@ from explorer.window.hub_menu import open_get_model
 from explorer.window.info_panel import InfoPanel, model_display_name
 from explorer.window.language_menu import install_language_menu
 from explorer.window.menus import build_menus, fill_recent_menu
+from explorer.window.model_messages import model_message
 from explorer.window.models_menu import builtin_display_name, mark_loaded, retranslate_models_menu
 from explorer.window.ports import stage_port
 from explorer.window.retranslate import retranslate
@@ -307,8 +308,9 @@ class MainWindow(WindowDisplay, QMainWindow):
         self.show_status(tr("Ready"))
 
     def _on_error(self, kind: str, message: str) -> None:
-        # The model's messages are English; the common ones have a translation, the rest stay as they are.
-        message = translate(message) if message else tr("Error")
+        # The model's messages are English; the common ones have a translation (by their form when they
+        # have varying parts: model_messages.py), the rest stay as they are.
+        message = model_message(message) if message else tr("Error")
         if kind == "translate":  # a line of its own under the sentence (a load error names its folder first)
             message = capitalised(message)
         self.show_status(message.splitlines()[0])
