@@ -2305,5 +2305,9 @@ or train a new model on a parallel corpus.</source>
       <source>{path}: {name} holds NaN or infinite values</source>
       <translation>{path}：{name} 含有 NaN 或无穷大的值</translation>
     </message>
+    <message>
+      <source>No attention to show: the sentence could not be translated</source>
+      <translation>没有可显示的注意力：这个句子无法翻译</translation>
+    </message>
   </context>
 </TS>

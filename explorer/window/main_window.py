@@ -34,7 +34,7 @@ from explorer.translate.controller import Controller
 from explorer.translate.panel import TranslatePanel
 from explorer.ui import style
 from explorer.ui.empty_state import EmptyState
-from explorer.ui.i18n import again, tr
+from explorer.ui.i18n import N_, again, tr
 from explorer.ui.recent import RecentModels, open_settings
 from explorer.ui.scroll import ColumnScrollArea
 from explorer.window.display import MIN_SIZE, WindowDisplay
@@ -51,7 +51,7 @@ from explorer.window.retranslate import retranslate
 from explorer.workbench.panel import Workbench
 
 TITLE = "Attention Explorer"
-TRANSLATE_FAILED = "No attention to show: the sentence could not be translated"
+TRANSLATE_FAILED = N_("No attention to show: the sentence could not be translated")  # N_: in the catalogue
 EMPTY_INPUT = "type a sentence to translate: the text is empty"  # model.decoding.decode's words, translated
 
 
@@ -275,6 +275,10 @@ class MainWindow(WindowDisplay, QMainWindow):
             panel.retranslate()
         retranslate_models_menu(self)
         self.pe_tab.retranslate()
+        # The model's facts again: the language pair in its name ("English → Chinese") is a word of the
+        # language shown, not data (the walk kept it, formatted into "{pair} (built-in)", in English).
+        if self.controller.info is not None:  # none: the panel's "Loading…" or "No model loaded" is walked
+            self.info_panel.set_info(self.controller.info)
 
     def is_empty_state(self) -> bool:
         return self.attention_stack.currentWidget() is self.empty_state

@@ -282,3 +282,20 @@ def test_texts_made_by_actions_are_said_in_chinese(loaded, qtbot, tmp_path, engl
     set_language(win, "en")
     assert win.clock_view.unseen_label.textItem.toPlainText() == "never seen in training"
     assert win.workbench.stats_view.grids["cross"].shown_title() == "Cross (encoder–decoder)"
+
+
+def test_a_built_in_models_name_follows_a_language_switch(loaded, english_after):
+    """"English → Chinese (built-in)": the pair is formatted into the name, so the walk alone kept it English."""
+    import dataclasses  # noqa: PLC0415
+
+    from model.builtin import default_model_dir  # noqa: PLC0415
+
+    info = dataclasses.replace(loaded.controller.info, path=str(default_model_dir("en-zh")))
+    loaded.controller.info = info
+    loaded.info_panel.set_info(info)
+    name = loaded.info_panel._values["Model"]
+    assert name.text() == "English → Chinese (built-in)"
+    set_language(loaded, "zh_CN")
+    assert name.text() == "英语 → 中文（内置）"
+    set_language(loaded, "en")
+    assert name.text() == "English → Chinese (built-in)"

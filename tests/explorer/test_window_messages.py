@@ -138,6 +138,8 @@ def test_the_chinese_window_shows_a_refused_sentence_and_folder_in_chinese(windo
     window._on_error("translate", refused)
     shown = window.translate_panel.error_label.text()
     assert "太长" in shown and "5001" in shown and not ENGLISH.findall(shown), shown
+    empty = window.attention_panel.empty_label.text()  # where the maps were: why there are none
+    assert empty and not ENGLISH.findall(empty), empty
     missing = tmp_path / "gone"
     window.show_dialogs = False  # the "Could not open the model" box would wait for a click
     window._on_error("load", made(lambda: resolve(missing)))
