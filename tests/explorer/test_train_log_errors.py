@@ -24,9 +24,9 @@ from explorer.training.worker import TrainRequest, TrainWorker, error_message
 from explorer.ui import i18n
 from model.config import PRESETS, TrainConfig
 from model.records import TrainProgress
+from tests.explorer.said_in_chinese import said_in_chinese
 
 RUN_TIMEOUT_MS = 60_000
-ENGLISH = re.compile(r"[A-Za-z]{2,}")
 
 
 @pytest.fixture
@@ -36,19 +36,7 @@ def english_after():
 
 
 def check_said(message: str, chinese: str, *data: str) -> str:
-    """``message`` in Chinese holds ``chinese`` and every part of ``data`` (paths, numbers) and no other
-    English word; in English it is ``message`` itself. Returns the Chinese line."""
-    i18n.install_language("zh_CN")
-    line = model_error(message)
-    i18n.install_language("en")
-    assert chinese in line, (message, line)
-    rest = line
-    for part in sorted(data, key=len, reverse=True):
-        assert part in line, (part, line)
-        rest = rest.replace(part, " ")
-    assert ENGLISH.findall(rest) == [], (message, line)
-    assert model_error(message) == message
-    return line
+    return said_in_chinese(model_error, message, chinese, *data)
 
 
 def worker_error(request: TrainRequest) -> str:

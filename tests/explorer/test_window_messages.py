@@ -19,8 +19,7 @@ from explorer.window.model_messages import model_message
 from model.checkpoint import load_model, resolve
 from model.decoding.decode import MAX_SOURCE_CHARS, MAX_SOURCE_PIECES, encode_source
 from model.errors import UserError
-
-ENGLISH = re.compile(r"[A-Za-z]{2,}")
+from tests.explorer.said_in_chinese import ENGLISH, said_in_chinese
 
 
 @pytest.fixture
@@ -44,19 +43,7 @@ def made(action) -> str:
 
 
 def check_said(message: str, chinese: str, *data: str) -> str:
-    """``message`` in Chinese holds ``chinese`` and every part of ``data`` (paths, numbers, a library's own
-    words) and no other English word; in English it is ``message`` itself."""
-    i18n.install_language("zh_CN")
-    line = model_message(message)
-    i18n.install_language("en")
-    assert chinese in line, (message, line)
-    rest = line
-    for part in sorted(data, key=len, reverse=True):
-        assert part in line, (part, line)
-        rest = rest.replace(part, " ")
-    assert ENGLISH.findall(rest) == [], (message, line)
-    assert model_message(message) == message
-    return line
+    return said_in_chinese(model_message, message, chinese, *data)
 
 
 def test_a_sentence_the_model_refuses_is_said_in_chinese(tiny_model_dir, english_after):
