@@ -143,3 +143,19 @@ def test_new_maps_keep_a_valid_state(panel, synthetic_maps):
     panel.set_colormap("cividis")
     assert panel.heatmap.colormap_name() == "cividis"
     assert panel.controls.cmap_combo.currentText() == "cividis"
+
+
+def test_the_hidden_lines_view_catches_up_when_shown_or_read(panel, synthetic_maps):
+    """Kept out of head switches while hidden, the Lines view shows the panel's layer and head once shown."""
+    panel.set_view("head")
+    panel.set_state("decoder", 1, 2)
+    panel.set_state("cross", 0, 3)
+    assert panel._lines_pending is not None  # not drawn while the Head view shows
+    panel.set_view("lines")
+    assert panel._lines_pending is None
+    np.testing.assert_array_equal(panel._lines.line_alphas()[3], synthetic_maps.cross[0, 3])
+    assert panel._lines.visible_heads() == {3}
+    panel.set_view("head")
+    panel.set_state("encoder", 1, 1, mean=True)
+    assert panel.lines.visible_heads() == set(range(synthetic_maps.n_heads))  # read: brought up to date
+    np.testing.assert_array_equal(panel.lines.line_alphas()[0], synthetic_maps.encoder_self[1, 0])
