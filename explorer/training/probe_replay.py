@@ -30,7 +30,8 @@ class ProbeReplay(QtWidgets.QWidget):
 
     The panel is built with the run's first probe, or when a caller asks for it (``attention``): hidden
     until then anyway, it was built with every window (the window's construction 176 → 119 ms without it,
-    offscreen), and most sessions never train. ``built`` is emitted then, so the window can put its texts into the language."""
+    offscreen), and most sessions never train. ``built`` is emitted then, so the window can put its texts
+    into the language."""
 
     built = QtCore.Signal()
 
