@@ -91,14 +91,19 @@ def short_axis_title(title: str) -> str:
     return re.split(r" \(|（", title, maxsplit=1)[0]  # a Chinese title has "（"
 
 
+def _noun(title: str) -> str:
+    """'Query: source token' (or '查询：源语言词元') -> 'Query': the part before the colon."""
+    return title.replace("：", ":").split(":", 1)[0].strip()
+
+
 def bare_axis_title(title: str) -> str:
     """'Query: source token' -> 'Query': the word alone, for a plot too short even for the short form."""
-    return title.replace("：", ":").split(":", 1)[0].strip() or title
+    return _noun(title) or title
 
 
 def axis_noun(title: str) -> str:
     """'Query: source token' -> 'query': the word the hover read-out uses for an axis."""
-    return title.replace("：", ":").split(":", 1)[0].strip().lower() or tr("row")
+    return _noun(title).lower() or tr("row")
 
 
 class HeatmapView(QtWidgets.QWidget):
