@@ -43,6 +43,8 @@ ROWS = (
     ("paint_ms_p50", "GUI: translate request → views painted (p50)", "ms", ("<=", 150)),
     ("head_switch_ms_p50", "GUI: switch head (p50)", "ms", ("<=", 16)),
     ("layer_switch_ms_p50", "GUI: switch layer (p50)", "ms", ("<=", 16)),
+    ("head_switch_settled_ms_p50", "… switch head until the last paint pass (p50)", "ms", ("<=", 16)),
+    ("head_switch_paint_passes_p50", "… paint passes per head switch (p50)", "", None),
     ("grid_ms_p50", "GUI: redraw the layers × heads grid (p50)", "ms", ("<=", 100)),
     ("cold_start_s", "GUI: cold start to first painted window", "s", ("<=", 3)),
     ("start_window_s", "attention-explorer: spawn to first painted window (best of 5)", "s", ("<=", 2.5)),

@@ -5,7 +5,10 @@ benchmark model (see ``benchmarks.latency``). A figure is the time from the acti
 controller or the attention panel) until the view on screen has *finished* painting the result: a paint
 probe on the view's viewport notices the first Paint event after the action, and a zero-time timer
 queued from there fires once that whole paint pass is over. Qt batches repaints (the offscreen and xcb
-platforms wait about 5 ms after an ``update()``), which is part of what a user waits for.
+platforms wait about 5 ms after an ``update()``), which is part of what a user waits for. The "settled"
+figures of a head or layer switch wait on: until the window has run no paint pass for 50 ms, and report
+when the last pass ended and how many passes there were (layout requests that climb the window after
+the map's first paint add passes, each repainting what it touches).
 
 Cold start runs a fresh ``python`` that does what ``attention-explorer`` does up to the first frame
 (``explorer.app.run_gui``: QApplication, theme, MainWindow, show) and prints when the window's first
@@ -84,6 +87,31 @@ class PaintProbe(QObject):
         self.done_at = time.perf_counter()
 
 
+class PaintPasses(QObject):
+    """Counts the window's paint passes (one UpdateRequest each) and notes when the latest one ended.
+
+    A head switch's first paint of the map is what ``PaintProbe`` times; layout requests that climb the
+    window afterwards can add passes of their own, repainting what they touch, so the "settled" figures
+    wait until no pass has run for ``QUIET_S`` and report when the last one ended."""
+
+    def __init__(self, window) -> None:
+        super().__init__()
+        self.count, self.last_end = 0, time.perf_counter()
+        window.installEventFilter(self)
+
+    def eventFilter(self, obj, event) -> bool:  # noqa: N802 - Qt override
+        if event.type() == QEvent.Type.UpdateRequest:
+            self.count += 1
+            QTimer.singleShot(0, self._ended)  # after the pass this request starts
+        return False
+
+    def _ended(self) -> None:
+        self.last_end = time.perf_counter()
+
+
+QUIET_S = 0.05  # no paint pass for this long: the window has settled
+
+
 def wait_for(predicate, timeout_s: float = 60.0) -> bool:
     """Run the event loop until predicate() holds (checked every millisecond) or the timeout passes."""
     if predicate():
@@ -154,12 +182,21 @@ def _measure(app, window, model_folder: Path, sentence: str, quick: bool, log) -
         if not wait_for(lambda: probe.done_at is not None, 120):
             raise RuntimeError(f"no painted translation within 2 minutes ({errors[-1:] or 'no error'})")
 
+    passes = PaintPasses(window)
+    settled: dict[str, list[float]] = {"head_switch": [], "layer_switch": []}
+    pass_counts: dict[str, list[int]] = {"head_switch": [], "layer_switch": []}
+
     def switch(action, viewport) -> None:
         probe.watch(viewport)
         probe.arm()
         action()
         if not wait_for(lambda: probe.done_at is not None, 30):
             raise RuntimeError("the view did not repaint within 30 s")
+
+    def settle(name: str, t0: float, count0: int) -> None:
+        wait_for(lambda: time.perf_counter() - passes.last_end > QUIET_S, 30)
+        settled[name].append(passes.last_end - t0)
+        pass_counts[name].append(passes.count - count0)
 
     window.show_view("head")
     translate_once()  # warm-up: the first answer also swaps the empty state for the panel
@@ -178,9 +215,11 @@ def _measure(app, window, model_folder: Path, sentence: str, quick: bool, log) -
         kind, layer, head, _ = panel.state()
         for name, new in (("head_switch", (kind, layer, (head + 1) % n_heads)),
                           ("layer_switch", (kind, (layer + 1) % n_layers, (head + 1) % n_heads))):
-            t0 = time.perf_counter()
+            wait_for(lambda: time.perf_counter() - passes.last_end > QUIET_S, 30)
+            t0, count0 = time.perf_counter(), passes.count
             switch(lambda new=new: panel.set_state(*new), panel.heatmap.canvas.viewport())
             times[name].append(probe.done_at - t0)
+            settle(name, t0, count0)
         window.show_view("grid")
         wait_for(lambda: False, 0.05)
         t0 = time.perf_counter()
@@ -193,6 +232,10 @@ def _measure(app, window, model_folder: Path, sentence: str, quick: bool, log) -
         "head_switch_ms_p50": stats["head_switch"]["p50"],
         "layer_switch_ms_p50": stats["layer_switch"]["p50"],
         "grid_ms_p50": stats["grid"]["p50"],
+        "head_switch_settled_ms_p50": round(percentile(settled["head_switch"], 50) * 1e3, 2),
+        "layer_switch_settled_ms_p50": round(percentile(settled["layer_switch"], 50) * 1e3, 2),
+        "head_switch_paint_passes_p50": percentile(pass_counts["head_switch"], 50),
+        "layer_switch_paint_passes_p50": percentile(pass_counts["layer_switch"], 50),
         "cold_start_s": percentile(cold, 50),
         "gui": {"window": list(WINDOW_SIZE), "sentence": sentence, "rounds": rounds, "layers": n_layers,
                 "heads": n_heads, "cases_ms": stats, "cold_start_s": [round(t, 3) for t in cold],

@@ -22,7 +22,8 @@ from model.transformer import Transformer
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 KEYS = ("train_ratio_small", "train_ratio_base", "mfu_base", "greedy20_ms_p50", "beam20_ms_p50",
-        "paint_ms_p50", "head_switch_ms_p50", "layer_switch_ms_p50", "grid_ms_p50", "cold_start_s",
+        "paint_ms_p50", "head_switch_ms_p50", "layer_switch_ms_p50", "grid_ms_p50",
+        "head_switch_settled_ms_p50", "head_switch_paint_passes_p50", "cold_start_s",
         "max_stall_ms", "evaluate_beam1_s", "evaluate_beam4_s", "start_window_s", "start_screenshot_s",
         "start_translate_s")
 

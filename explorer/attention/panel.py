@@ -24,6 +24,7 @@ from explorer.attention.panel_keys import KeyboardNavigation
 from explorer.attention.text_fit import fit_below_map, fit_parts, wrapped_height
 from explorer.attention.tokens import LEGEND
 from explorer.ui.i18n import tr
+from explorer.ui.steady_row import SteadyRow
 from model.records import KIND_TITLES, KINDS, AttentionMaps
 
 EMPTY_TEXT = "Translate a sentence to see its attention"
@@ -104,7 +105,9 @@ class AttentionPanel(PanelExport, KeyboardNavigation, QtWidgets.QWidget):
         content_layout.setContentsMargins(0, 0, 0, 0)
         content_layout.setSpacing(0)
         content_layout.addWidget(self.tabs, 1)
-        content_layout.addWidget(self.stats_label)
+        # A new head's statistics re-lay out the window only when their height changes (steady_row.py).
+        self._stats_row = SteadyRow(self.stats_label)
+        content_layout.addWidget(self._stats_row)
         content_layout.addWidget(self.legend_label)
         self._dim = QtWidgets.QGraphicsOpacityEffect(content)
         self._dim.setOpacity(BUSY_OPACITY)
@@ -231,7 +234,7 @@ class AttentionPanel(PanelExport, KeyboardNavigation, QtWidgets.QWidget):
     def set_compact(self, compact: bool) -> None:
         """Only the plots (presentation mode): the statistics and the legend give their room up."""
         self._compact = bool(compact)
-        self.stats_label.setVisible(not compact)
+        self._stats_row.setVisible(not compact)
         self._fit_text()
 
     def eventFilter(self, watched, event) -> bool:  # Qt override
@@ -252,6 +255,7 @@ class AttentionPanel(PanelExport, KeyboardNavigation, QtWidgets.QWidget):
                             self._stats_text, tr(LEGEND), extra, self._map_spare(stats, width))
         if label.text() != fit.stats:
             label.setText(fit.stats)
+            self._stats_row.refit()  # now, not a turn later: the map's height follows in this layout pass
         label.setToolTip(fit.tooltip)
         self.legend_label.setVisible(fit.legend_shown and not self._compact)
 
