@@ -21,7 +21,6 @@ class DifferenceMapView(HeatmapView):
         super().__init__(parent)
         self._range = 1.0
         self.color_bar.setColorMap(get_colormap(DIVERGING_COLORMAP))
-        self.color_bar.axis.enableAutoSIPrefix(False)  # weights, not "×0.001" of them
 
     def set_matrix(self, values, row_labels, col_labels, masked=None, title: str = "",
                    row_title: str = "Query", col_title: str = "Key") -> None:

@@ -19,6 +19,7 @@ from explorer.attention.removed_tiles import RemovedMarks, paint_removed
 from explorer.attention.token_axis import TokenAxis
 from explorer.ui.colormaps import DEFAULT_COLORMAP, map_to_rgba
 from explorer.ui.i18n import tr
+from explorer.ui.plain_axes import plain_axes
 from explorer.ui.premultiplied_image import PremultipliedImageItem
 
 SELECTION_COLOR = "#ff3b30"
@@ -45,6 +46,7 @@ class HeadGridView(QtWidgets.QWidget):
         self._top = TokenAxis("top")
         self.plot = self.canvas.addPlot(row=0, col=0, axisItems={"left": self._left, "top": self._top},
                                        enableMenu=False)
+        plain_axes(self.plot)
         self.plot.showAxis("top")
         self.plot.hideAxis("bottom")
         self.plot.invertY(True)

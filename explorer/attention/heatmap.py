@@ -20,6 +20,7 @@ from explorer.attention.token_axis import TokenAxis
 from explorer.attention.tokens import display_piece, elide
 from explorer.ui.colormaps import DEFAULT_COLORMAP, get_colormap, map_to_rgba, text_color_for
 from explorer.ui.i18n import again, tr
+from explorer.ui.plain_axes import plain_axes
 from explorer.ui.premultiplied_image import PremultipliedImageItem
 
 CELL_NUMBERS_MAX = 12  # write the weight inside each cell up to this many rows and columns
@@ -180,6 +181,7 @@ class HeatmapView(QtWidgets.QWidget):
             colorMapMenu=False, width=18,
         )
         self.color_bar.setImageItem(self.image, insert_in=self.plot)
+        plain_axes(self.plot, self.color_bar)
         self.canvas.scene().sigMouseMoved.connect(self.on_mouse_moved)
         # Cells change size with the window, a splitter, the presentation font or a held frame: the
         # numbers are fitted to them again (narrow Compare maps overprinted "0.000.000.00").

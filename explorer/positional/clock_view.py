@@ -23,6 +23,7 @@ from explorer.positional.encoding import sinusoidal_pe
 from explorer.positional.fitting import span_title, wrap_title
 from explorer.ui.flow_layout import FlowLayout
 from explorer.ui.i18n import N_, tr
+from explorer.ui.plain_axes import plain_axes
 
 SHIFT_COLOR = "#ff7f0e"  # the dashed hand of PE(pos + k)
 UNSEEN = N_("never seen in training")  # pyqtgraph text: not walked by the language switch, see retranslate
@@ -86,6 +87,7 @@ class ClockView(QtWidgets.QWidget):
         self.canvas.setBackground(self.palette().color(QtGui.QPalette.ColorRole.Base))
         self.strip = self.canvas.addPlot(row=0, col=0, colspan=COLUMNS, enableMenu=False)
         self.strip.hideButtons()
+        plain_axes(self.strip)
         self.strip.hideAxis("left")
         self.strip.setMouseEnabled(x=False, y=False)
         self.strip.setYRange(0, 1, padding=0)
@@ -331,6 +333,7 @@ class ClockView(QtWidgets.QWidget):
             n = len(self.clocks)
             plot = self.canvas.addPlot(row=1 + n // self._columns, col=n % self._columns, enableMenu=False)
             plot.hideButtons()
+            plain_axes(plot)
             plot.hideAxis("left")
             plot.hideAxis("bottom")
             span_title(plot)  # a wrapped title has the clock's whole cell

@@ -26,6 +26,7 @@ from explorer.positional.fitting import keep_ticks_thinned, span_title, wrap_tit
 from explorer.ui.colormaps import DEFAULT_COLORMAP, DIVERGING_COLORMAP, get_colormap
 from explorer.ui.flow_layout import FlowLayout
 from explorer.ui.i18n import tr
+from explorer.ui.plain_axes import plain_axes
 from explorer.ui.premultiplied_image import PremultipliedImageItem
 
 _MARK = "#d62728"
@@ -97,6 +98,7 @@ class PositionalEncodingView(QtWidgets.QWidget):
         self.sim_bar = pg.ColorBarItem(values=(0, 1), colorMap=get_colormap(DEFAULT_COLORMAP),
                                        interactive=False, colorMapMenu=False, width=14)
         self.sim_bar.setImageItem(self.sim_image, insert_in=self.sim_plot)
+        plain_axes(*self.plots(), self.pe_bar, self.sim_bar)
         for axis in (self.pe_bar.axis, self.sim_bar.axis, *(p.getAxis("left") for p in self.plots())):
             keep_ticks_thinned(axis)
         for plot in self.plots():

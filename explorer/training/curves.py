@@ -17,6 +17,7 @@ import pyqtgraph as pg
 from PySide6 import QtCore, QtGui, QtWidgets
 
 from explorer.ui.flow_layout import FlowLayout
+from explorer.ui.plain_axes import plain_axes
 from model.records import TrainProgress
 
 TRAIN_PEN = "#1f5fbf"  # the app's accent: the curve people look at first
@@ -137,6 +138,7 @@ class TrainingCurves(QtWidgets.QWidget):
     def _plot(self, col: int, title: str) -> pg.PlotItem:
         plot = self.canvas.addPlot(row=0, col=col, title=title, enableMenu=False)
         plot.hideButtons()
+        plain_axes(plot)
         plot.showGrid(x=True, y=True, alpha=0.25)
         plot.setLabel("bottom", "step")
         return plot

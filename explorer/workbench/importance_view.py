@@ -16,6 +16,7 @@ from PySide6 import QtCore, QtWidgets
 
 from explorer.ui.colormaps import DEFAULT_COLORMAP
 from explorer.ui.i18n import N_, tr, translate
+from explorer.ui.plain_axes import plain_axes
 from explorer.workbench.run_bar import RunBar
 from explorer.workbench.value_grid import GRID_TITLES, ScaleBar, ValueGrid
 from model.records import KINDS
@@ -59,6 +60,7 @@ class ImportanceView(QtWidgets.QWidget):
         self.scale_bar = ScaleBar(DEFAULT_COLORMAP)  # the grids' shared scale: BLEU lost, 0 to the largest
         self.curve_plot = pg.PlotWidget(enableMenu=False)
         self.curve_plot.setBackground(None)
+        plain_axes(self.curve_plot)
         self.curve_plot.setLabel("bottom", "heads removed (least important first)")
         self.curve_plot.setLabel("left", "BLEU")
         self.curve_plot.setMinimumHeight(140)

@@ -158,3 +158,26 @@ def test_a_long_sentences_alignment_never_widens_the_workbench(qtbot, qapp, rest
     assert long == short
     # The Workbench's room beside the sentence column at 1024 × 768 (the head importance page needs 390 px).
     assert long <= 600
+
+
+def test_a_bleu_curve_below_one_reads_as_bleu_not_in_milli_units(qtbot):
+    """A tiny model's BLEU of 0.4 drew as "400" under "BLEU (m)": pyqtgraph's automatic SI prefix, which no
+    axis of the app wants (explorer/ui/plain_axes.py). Both the curve's axes and the grids' stay plain."""
+    from explorer.workbench.importance_view import ImportanceView
+    from model.records.research import HeadScore, Importance
+    view = ImportanceView()
+    qtbot.addWidget(view)
+    view.resize(700, 500)
+    view.show()
+    qtbot.waitExposed(view)
+    names = [f"{k}:{layer}.{h}" for k in ("enc", "dec", "cross") for layer in (1, 2) for h in (1, 2)]
+    heads = tuple(HeadScore(n, 0.4 - 0.01 * i, 1.0) for i, n in enumerate(names))
+    view.set_result(Importance(5, 0.45, 1.2, heads, heads), 2, 2)
+    view.curve_plot.getPlotItem().vb.autoRange()
+    qtbot.wait(20)
+    left = view.curve_plot.getAxis("left")
+    assert max(abs(v) for v in left.range) < 1  # the range that drew as milli-BLEU
+    assert left.autoSIPrefixScale == 1.0 and "(m" not in left.labelString() and "BLEU" in left.labelString()
+    ticks = [value for level in left.tickValues(*left.range, left.height()) for value in level[1]]
+    assert ticks and max(ticks) < 1  # tick values as BLEU, not × 1000
+    assert left.tickStrings(ticks, left.autoSIPrefixScale, 1) == [left.tickStrings([t], 1.0, 1)[0] for t in ticks]
