@@ -229,6 +229,9 @@ class AttentionPanel(PanelExport, KeyboardNavigation, QtWidgets.QWidget):
         """Dim the maps and say so while a new sentence is being translated: they are stale."""
         self._busy = bool(busy)
         self._dim.setEnabled(self._busy)
+        # The note is shorter than the statistics it stands in for: their room is kept, or the map
+        # would grow for the wait and shrink back with the answer (steady_row.py).
+        self._stats_row.hold(self._busy)
         self._fit_text()
 
     def set_compact(self, compact: bool) -> None:

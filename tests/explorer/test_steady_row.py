@@ -103,3 +103,30 @@ def test_a_text_of_another_height_gets_its_room_and_the_same_height_no_request(q
     _settle(qtbot)
     assert row.height() == label.heightForWidth(900) < label.heightForWidth(300)
     assert above.height() == window.height() - row.height()
+
+
+def test_the_map_keeps_its_size_while_the_next_sentence_is_translated(qtbot):
+    """The one-line "Translating…" note stood in for two lines of statistics: the map grew for the wait
+    and shrank back with the answer, with every translation. The row now keeps its height while busy."""
+    panel = AttentionPanel()
+    qtbot.addWidget(panel)
+    panel.resize(560, 600)  # narrow enough for the statistics to take two lines
+    panel.show()
+    qtbot.waitExposed(panel)
+    panel.set_maps(make_synthetic_maps(n_layers=2, n_heads=4))
+    _settle(qtbot)
+    stats = panel.stats_label
+    line = stats.fontMetrics().lineSpacing()
+    assert stats.height() >= 2 * line, (stats.text(), stats.height())
+    before = (panel.heatmap.height(), stats.height())
+    panel.set_busy(True)
+    _settle(qtbot)
+    assert stats.text().startswith("Translating") and panel.is_dimmed()
+    assert stats.heightForWidth(stats.width()) < before[1]  # the note alone would take less …
+    assert (panel.heatmap.height(), stats.height()) == before  # … yet nothing moved
+    panel.set_busy(False)
+    _settle(qtbot)
+    assert (panel.heatmap.height(), stats.height()) == before
+    panel.resize(1400, 600)  # not busy: the row still fits its text, one line now
+    _settle(qtbot)
+    assert stats.height() == stats.heightForWidth(stats.width()) < before[1]
