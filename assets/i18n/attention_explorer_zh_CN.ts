@@ -2309,5 +2309,65 @@ or train a new model on a parallel corpus.</source>
       <source>No attention to show: the sentence could not be translated</source>
       <translation>没有可显示的注意力：这个句子无法翻译</translation>
     </message>
+    <message>
+      <source>pad_id must be a piece id below vocab_size, got {value}</source>
+      <translation>pad_id 必须是小于 vocab_size 的词元编号，实际为 {value}</translation>
+    </message>
+    <message>
+      <source>vocab_size must leave room for the 4 special pieces</source>
+      <translation>vocab_size 必须为 4 个特殊词元留出位置</translation>
+    </message>
+    <message>
+      <source>a separate source vocabulary (src_vocab_size) needs share_embeddings false</source>
+      <translation>单独的源语言词表（src_vocab_size）要求 share_embeddings 为 false</translation>
+    </message>
+    <message>
+      <source>src_vocab_size must be 0 (shared) or between 5 and {limit}, got {value}</source>
+      <translation>src_vocab_size 必须为 0（共用词表）或在 5 到 {limit} 之间，实际为 {value}</translation>
+    </message>
+    <message>
+      <source>pad_id ({value}) is outside the source vocabulary of {size}</source>
+      <translation>pad_id（{value}）超出了大小为 {size} 的源语言词表</translation>
+    </message>
+    <message>
+      <source>d_model ({d_model}) must be divisible by n_heads ({n_heads})</source>
+      <translation>d_model（{d_model}）必须能被 n_heads（{n_heads}）整除</translation>
+    </message>
+    <message>
+      <source>norm_eps must be in (0, 1), got {value}</source>
+      <translation>norm_eps 必须在 (0, 1) 之内，实际为 {value}</translation>
+    </message>
+    <message>
+      <source>unknown model config fields: {names}</source>
+      <translation>有未知的字段：{names}</translation>
+    </message>
+    <message>
+      <source>{name} must be a whole number, got {value}</source>
+      <translation>{name} 必须是整数，实际为 {value}</translation>
+    </message>
+    <message>
+      <source>{name} must be between 1 and {limit}, got {value}</source>
+      <translation>{name} 必须在 1 到 {limit} 之间，实际为 {value}</translation>
+    </message>
+    <message>
+      <source>{name} must be a number, got {value}</source>
+      <translation>{name} 必须是数字，实际为 {value}</translation>
+    </message>
+    <message>
+      <source>{name} must be true or false, got {value}</source>
+      <translation>{name} 必须是 true 或 false，实际为 {value}</translation>
+    </message>
+    <message>
+      <source>{name} must be one of {choices}, got {value}</source>
+      <translation>{name} 必须是 {choices} 之一，实际为 {value}</translation>
+    </message>
+    <message>
+      <source>{name} ({value}) is outside the vocabulary of {size}</source>
+      <translation>{name}（{value}）超出了大小为 {size} 的词表</translation>
+    </message>
+    <message>
+      <source>{name} must be in [0, 1), got {value}</source>
+      <translation>{name} 必须在 [0, 1) 之内，实际为 {value}</translation>
+    </message>
   </context>
 </TS>

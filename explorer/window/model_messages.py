@@ -31,7 +31,27 @@ FORMS = (
     N_("{path} is corrupt or truncated ({reason})"),
     N_("{path}: {name} holds NaN or infinite values"),
 )
-_FORMS = MessageForms(FORMS, numbers=("n", "limit"))
+# ModelConfig's checks (model/config.py), the {reason} of "holds an invalid model config". Field names and
+# values are data: what the user finds in config.json, as written there (true, false included).
+CONFIG_FORMS = (
+    N_("pad_id must be a piece id below vocab_size, got {value}"),
+    N_("vocab_size must leave room for the 4 special pieces"),
+    N_("a separate source vocabulary (src_vocab_size) needs share_embeddings false"),
+    N_("src_vocab_size must be 0 (shared) or between 5 and {limit}, got {value}"),
+    N_("pad_id ({value}) is outside the source vocabulary of {size}"),
+    N_("d_model ({d_model}) must be divisible by n_heads ({n_heads})"),
+    N_("norm_eps must be in (0, 1), got {value}"),
+    N_("unknown model config fields: {names}"),
+    N_("{name} must be a whole number, got {value}"),
+    N_("{name} must be between 1 and {limit}, got {value}"),
+    N_("{name} must be a number, got {value}"),
+    N_("{name} must be true or false, got {value}"),
+    N_("{name} must be one of {choices}, got {value}"),
+    N_("{name} ({value}) is outside the vocabulary of {size}"),
+    N_("{name} must be in [0, 1), got {value}"),
+)
+_CONFIG = MessageForms(CONFIG_FORMS)
+_FORMS = MessageForms(FORMS, numbers=("n", "limit"), parts={"reason": _CONFIG.say})
 
 
 def model_message(text: str) -> str:

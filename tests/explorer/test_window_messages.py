@@ -103,8 +103,8 @@ def test_a_model_folder_with_a_missing_or_broken_file_is_said_in_chinese(broken,
     data["model"]["d_model"] = data["model"]["n_heads"] * 8 + 1  # no longer divisible by the heads
     config.write_text(json.dumps(data), encoding="utf-8")
     message = made(lambda: load_model(broken))
-    reason = message.split("invalid model config: ", 1)[1]  # the config check's words: data here
-    check_said(message, "无效", str(config), reason)
+    check_said(message, "整除", str(config), "d_model", "n_heads", str(data["model"]["d_model"]),
+               str(data["model"]["n_heads"]))  # the config check's reason said again too
 
     config.write_text(json.dumps({"format": "something else"}), encoding="utf-8")
     check_said(made(lambda: load_model(broken)), "不是", str(config), "Attention Explorer", "model")
@@ -131,3 +131,31 @@ def test_the_chinese_window_shows_a_refused_sentence_and_folder_in_chinese(windo
     window.show_dialogs = False  # the "Could not open the model" box would wait for a click
     window._on_error("load", made(lambda: resolve(missing)))
     assert window.state_label.text() == f"找不到模型文件夹：{missing}"
+
+
+@pytest.mark.parametrize("changes,data", [
+    ({"d_model": 256.0}, ("d_model", "256.0")),
+    ({"n_layers": 100}, ("n_layers", "64", "100")),
+    ({"pad_id": -1}, ("pad_id", "vocab_size", "-1")),
+    ({"dropout": "0.1"}, ("dropout", "'0.1'")),
+    ({"share_embeddings": "yes"}, ("share_embeddings", "true", "false", "'yes'")),
+    ({"vocab_size": 4, "pad_id": 0, "bos_id": 1, "eos_id": 2}, ("vocab_size", "4")),
+    ({"pe_layout": "spiral"}, ("pe_layout", "interleaved", "halves", "'spiral'")),
+    ({"src_vocab_size": 3}, ("src_vocab_size", "0", "5", "1,000,000", "3")),
+    ({"src_vocab_size": 100, "share_embeddings": True}, ("src_vocab_size", "share_embeddings", "false")),
+    ({"eos_id": 9999}, ("eos_id", "9999")),
+    ({"dropout": 1.5}, ("dropout", "[0, 1)", "1.5")),
+    ({"norm_eps": 0}, ("norm_eps", "(0, 1)", "0")),
+    ({"heads": 8}, ("heads",)),
+])
+def test_each_reason_a_model_config_is_refused_is_said_in_chinese(broken, english_after, changes, data):
+    """The config check's own reason, inside "holds an invalid model config: …", was the one English part
+    left in the Chinese window's "could not open" line (model/config.py makes each of these)."""
+    config = broken / "config.json"
+    saved = json.loads(config.read_text(encoding="utf-8"))
+    saved["model"].update(changes)
+    config.write_text(json.dumps(saved), encoding="utf-8")
+    message = made(lambda: load_model(broken))
+    assert "invalid model config: " in message, message
+    line = check_said(message, "模型配置无效", str(config), *data)
+    assert message.split("invalid model config: ", 1)[1] not in line  # the reason itself is said again
