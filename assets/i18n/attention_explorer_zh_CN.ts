@@ -2369,5 +2369,97 @@ or train a new model on a parallel corpus.</source>
       <source>{name} must be in [0, 1), got {value}</source>
       <translation>{name} 必须在 [0, 1) 之内，实际为 {value}</translation>
     </message>
+    <message>
+      <source>offline (HF_HUB_OFFLINE is set): nothing is downloaded; where there is network run: {command}</source>
+      <translation>离线（已设置 HF_HUB_OFFLINE）：不会下载任何内容；请在有网络的地方运行：{command}</translation>
+    </message>
+    <message>
+      <source>{repo} is not on the Hub ({endpoint}), or it is private or gated</source>
+      <translation>Hub（{endpoint}）上没有 {repo}，或者它是私有的、需要授权的</translation>
+    </message>
+    <message>
+      <source>{repo} has no revision {revision}</source>
+      <translation>{repo} 没有版本 {revision}</translation>
+    </message>
+    <message>
+      <source>{where} is missing on the Hub; the repository is incomplete</source>
+      <translation>Hub 上缺少 {where}：这个仓库不完整</translation>
+    </message>
+    <message>
+      <source>{repo} is gated: accept its terms on the Hub and log in (hf auth login) first</source>
+      <translation>{repo} 需要授权：请先在 Hub 上接受它的条款并登录（hf auth login）</translation>
+    </message>
+    <message>
+      <source>the Hub answered an error for {where}; try again later</source>
+      <translation>Hub 对 {where} 返回了错误；请稍后再试</translation>
+    </message>
+    <message>
+      <source>the Hub answered {status} for {where}; try again later</source>
+      <translation>Hub 对 {where} 返回了 {status}；请稍后再试</translation>
+    </message>
+    <message>
+      <source>{where}: the connection dropped mid-file; run {command} again to resume</source>
+      <translation>{where}：连接在文件下载中途断开；再次运行 {command} 即可续传</translation>
+    </message>
+    <message>
+      <source>cannot reach {endpoint} (no network?): nothing was changed; where there is network run: {command} (the partial download resumes)</source>
+      <translation>无法连接 {endpoint}（没有网络？）：什么都没有改变；请在有网络的地方运行：{command}（已下载的部分会续传）</translation>
+    </message>
+    <message>
+      <source>cannot reach {endpoint} (no network?): nothing was changed; where there is network run: {command}</source>
+      <translation>无法连接 {endpoint}（没有网络？）：什么都没有改变；请在有网络的地方运行：{command}</translation>
+    </message>
+    <message>
+      <source>the disk holding {folder} is full: free some space and run {command} again (the partial download resumes)</source>
+      <translation>{folder} 所在的磁盘已满：请腾出空间后再次运行 {command}（已下载的部分会续传）</translation>
+    </message>
+    <message>
+      <source>{where} arrived cut short; run {command} again to resume</source>
+      <translation>{where} 没有下载完整；再次运行 {command} 即可续传</translation>
+    </message>
+    <message>
+      <source>{repo} is a {kind} model, not a Marian (OPUS-MT) translation model</source>
+      <translation>{repo} 是 {kind} 模型，不是 Marian（OPUS-MT）翻译模型</translation>
+    </message>
+    <message>
+      <source>{repo} is not a Marian (OPUS-MT) translation model: it has no {lacks}</source>
+      <translation>{repo} 不是 Marian（OPUS-MT）翻译模型：它没有 {lacks}</translation>
+    </message>
+    <message>
+      <source>{repo}: the download finished but the cache does not hold every file; run again</source>
+      <translation>{repo}：下载已结束，但缓存中缺少部分文件；请再试一次</translation>
+    </message>
+    <message>
+      <source>{repo}: the Hub gave no ETag or size for {name}; cannot check the download</source>
+      <translation>{repo}：Hub 没有给出 {name} 的 ETag 或大小，无法校验下载</translation>
+    </message>
+    <message>
+      <source>{repo}: {name} stopped at {got} of {size} bytes; run again to resume</source>
+      <translation>{repo}：{name} 停在 {got} / {size} 字节处；再试一次即可续传</translation>
+    </message>
+    <message>
+      <source>{repo}: {name} arrived damaged (its SHA-256 is not the Hub's); it was removed, run again to download it afresh</source>
+      <translation>{repo}：{name} 下载后已损坏（SHA-256 与 Hub 的不符）；已将其删除，再试一次即可重新下载</translation>
+    </message>
+    <message>
+      <source>download cancelled; run again to resume where it stopped</source>
+      <translation>下载已取消；再试一次即可从中断处续传</translation>
+    </message>
+    <message>
+      <source>{text} is not a Hub repository id (owner/name, e.g. Helsinki-NLP/opus-mt-en-zh)</source>
+      <translation>{text} 不是 Hub 仓库名（应为 owner/name 的形式，例如 Helsinki-NLP/opus-mt-en-zh）</translation>
+    </message>
+    <message>
+      <source>Unexpected error: {reason}</source>
+      <translation>意外错误：{reason}</translation>
+    </message>
+    <message>
+      <source>{done} of {total} · {speed}/s · {eta} left</source>
+      <translation>{done} / {total} · {speed}/s · 还剩 {eta}</translation>
+    </message>
+    <message>
+      <source>{done} of {total}</source>
+      <translation>{done} / {total}</translation>
+    </message>
   </context>
 </TS>

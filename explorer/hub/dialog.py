@@ -26,6 +26,7 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
 )
 
+from explorer.hub.hub_messages import hub_message, progress_message
 from explorer.hub.worker import DownloadWorker
 from explorer.ui.i18n import N_, tr, translate
 from explorer.ui.worker_thread import WorkerThread
@@ -129,7 +130,7 @@ class GetModelDialog(QDialog):
         try:
             repo_id, revision = parse_repo(text)
         except ValueError as exc:
-            self.status.setText(str(exc))
+            self.status.setText(hub_message(str(exc)))
             return "", ""
         return repo_id, revision or ""
 
@@ -174,7 +175,7 @@ class GetModelDialog(QDialog):
             return
         self._shown_at = now
         self.bar.setValue(int(1000 * done / max(total, 1)))
-        self.status.setText(f"{name}: {self.rate.describe(total)}")
+        self.status.setText(f"{name}: {progress_message(self.rate.describe(total))}")
 
     def _finished(self, repo_id: str, folder: str) -> None:
         self._running(False)
@@ -184,7 +185,7 @@ class GetModelDialog(QDialog):
 
     def _stopped(self, message: str) -> None:
         self._running(False)
-        self.status.setText(message)
+        self.status.setText(hub_message(message))
 
     # -- closing ----------------------------------------------------------------------------------
 

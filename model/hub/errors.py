@@ -57,14 +57,15 @@ def explain(exc: BaseException, repo_id: str, revision: str = "main", name: str 
     if isinstance(exc, (OfflineError, hub.OfflineModeIsEnabled)):
         return HubError(f"offline (HF_HUB_OFFLINE is set): nothing is downloaded; where there is network run: "
                         f"{retry}")
+    # Before "not found": the library's gated error is a kind of RepositoryNotFoundError.
+    if isinstance(exc, hub.GatedRepoError):
+        return HubError(f"{repo_id} is gated: accept its terms on the Hub and log in (hf auth login) first")
     if isinstance(exc, hub.RepositoryNotFoundError) or getattr(exc, "status", None) == 404 and not name:
         return HubError(f"{repo_id} is not on the Hub ({_endpoint()}), or it is private or gated")
     if isinstance(exc, hub.RevisionNotFoundError):
         return HubError(f"{repo_id} has no revision {revision!r}")
     if isinstance(exc, (hub.RemoteEntryNotFoundError, hub.EntryNotFoundError)):
         return HubError(f"{where} is missing on the Hub; the repository is incomplete")
-    if isinstance(exc, hub.GatedRepoError):
-        return HubError(f"{repo_id} is gated: accept its terms on the Hub and log in (hf auth login) first")
     if isinstance(exc, hub.HfHubHTTPError):
         status = getattr(getattr(exc, "response", None), "status_code", None)
         return HubError(f"the Hub answered {status or 'an error'} for {where}; try again later")
