@@ -207,22 +207,28 @@ def _cli(*args, env):
                           env={**os.environ, **env}, timeout=300)
 
 
-def test_cli_get_model_then_model_repo_id_works_without_network(hub, tmp_path):
-    env = {"HF_HOME": str(tmp_path / "hf"), "HF_ENDPOINT": hub.url}
-    got = _cli("get-model", REPO, env=env)
-    assert got.returncode == 0, got.stderr
-    assert "model.safetensors" in got.stderr and " of " in got.stderr  # progress on stderr
-    assert f"--model {REPO}" in got.stdout
+def test_cli_get_model_then_model_repo_id_works_without_network(hub, tmp_path, monkeypatch, capsys):
+    """get-model, the refusals and the missing model run in this process (the hub fixture points HF_HOME
+    and HF_ENDPOINT here); the offline translation runs in a fresh one, as HF_HUB_OFFLINE is read at start."""
+    from model.cli import main
+
+    assert main(["get-model", REPO]) == 0
+    got = capsys.readouterr()
+    assert "model.safetensors" in got.err and " of " in got.err  # progress on stderr
+    assert f"--model {REPO}" in got.out
     hub.stop()
-    offline = {**env, "HF_HUB_OFFLINE": "1", "HF_ENDPOINT": "http://127.0.0.1:9"}
+    offline = {"HF_HOME": str(tmp_path / "hf"), "HF_HUB_OFFLINE": "1", "HF_ENDPOINT": "http://127.0.0.1:9"}
     out = _cli("translate", "--model", REPO, "--sentences", "--beam", "1", "I love apples.", env=offline)
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip()
-    missing = _cli("info", "--model", "nobody/nothing", env=offline)
-    assert missing.returncode == 2
-    assert missing.stderr.count("\n") == 1 and "get-model nobody/nothing" in missing.stderr
-    refused = _cli("get-model", REPO, env=offline)
-    assert refused.returncode == 2 and "offline" in refused.stderr and refused.stderr.count("\n") == 1
+    for name, value in offline.items():
+        monkeypatch.setenv(name, value)
+    assert main(["info", "--model", "nobody/nothing"]) == 2
+    missing = capsys.readouterr().err
+    assert missing.count("\n") == 1 and "get-model nobody/nothing" in missing
+    assert main(["get-model", REPO]) == 2
+    refused = capsys.readouterr().err
+    assert "offline" in refused and refused.count("\n") == 1
 
 
 def test_opus_mt_en_zh_gets_its_target_language_code_and_other_models_none(marian_model, tmp_path):
