@@ -27,7 +27,6 @@ from explorer.translate.confidence import PieceToolTips, show_confidence
 from explorer.translate.sentence_table import SentenceTable, paragraph_counts, show_paragraph_text
 from explorer.ui.elided_list import ElidedList
 from explorer.ui.i18n import tr
-from explorer.ui.steady_button import SteadyWidthButton
 from explorer.ui.style import make_error, make_heading, make_muted, make_primary, scaled_font
 
 MAX_HISTORY = 10
@@ -70,7 +69,7 @@ class TranslatePanel(QWidget):
         # translation than greedy for ~0.1 s more. 1 is greedy decoding, one best piece at a time.
         self.beam_spin.setValue(4)
         self.beam_spin.setToolTip("Beam size: 4 as in the paper; 1 is greedy decoding (one best piece at a time)")
-        self.translate_button = SteadyWidthButton("Translate", "Translating…")
+        self.translate_button = QPushButton("Translate")
         make_primary(self.translate_button)
         self.translate_button.setToolTip("Translate the sentence (Ctrl+Enter)")
         self.translate_button.clicked.connect(self.request_translation)
