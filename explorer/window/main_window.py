@@ -37,6 +37,7 @@ from explorer.ui.empty_state import EmptyState
 from explorer.ui.i18n import N_, again, tr
 from explorer.ui.recent import RecentModels, open_settings
 from explorer.ui.scroll import ColumnScrollArea
+from explorer.window.busy_look import DelayedBusy
 from explorer.window.display import MIN_SIZE, WindowDisplay
 from explorer.window.export import export_attention, export_view
 from explorer.window.file_translation import shutdown_translate_file
@@ -161,6 +162,7 @@ class MainWindow(WindowDisplay, QMainWindow):
         c.translation_ready.connect(self._on_translation)
         c.error.connect(self._on_error)
         c.no_default_model.connect(self._on_no_default_model)
+        self._busy_look = DelayedBusy(self._show_busy, self)
         c.busy_changed.connect(self._on_busy)
         c.timing.connect(self.timing_label.setText)
         self.translate_panel.translate_requested.connect(self.translate)
@@ -341,6 +343,11 @@ class MainWindow(WindowDisplay, QMainWindow):
             self.state_label.setText(text)
 
     def _on_busy(self, busy: bool) -> None:
+        self._busy_look.set_busy(busy)  # the look itself only after a noticeable wait (busy_look.py)
+        if not busy:
+            self.state_label.setText(self._status)  # what was said meanwhile, the look shown or not
+
+    def _show_busy(self, busy: bool) -> None:
         self.state_label.setText(tr("Working…") if busy else self._status)
         self.attention_panel.set_busy(busy)
         self.translate_panel.set_busy(busy)

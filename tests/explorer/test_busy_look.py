@@ -1,0 +1,48 @@
+"""The busy look (dimmed maps, "Translating…", "Working…") shows only once a wait is noticeable
+(explorer/window/busy_look.py): a quick translation dimmed every map and swapped three labels for
+~100 ms, then back, with each sentence typed."""
+
+from __future__ import annotations
+
+from explorer.window.busy_look import DELAY_MS
+
+TIMEOUT = 30_000
+
+
+def _looks(win) -> list[bool]:
+    """Every busy look the attention panel is given from now on."""
+    seen: list[bool] = []
+    original = win.attention_panel.set_busy
+
+    def recording(busy: bool) -> None:
+        seen.append(busy)
+        original(busy)
+    win.attention_panel.set_busy = recording
+    return seen
+
+
+def test_a_quick_translation_shows_no_busy_look_and_a_slow_one_does(qtbot, loaded, fake_model):
+    win = loaded
+    seen = _looks(win)
+    labels = []
+    fake_model.translate_delay = 0.0
+    with qtbot.waitSignal(win.controller.translation_ready, timeout=TIMEOUT):
+        win.translate("A quick one", 1)
+    qtbot.wait(DELAY_MS + 100)  # past the delay: a look started late would show now
+    assert seen == [] and not win.attention_panel.is_dimmed()
+    assert win.translate_panel.translate_button.text() == "Translate"
+    assert win.translate_panel.translation_text() == "one quick A"
+    assert win.state_label.text() != "Working…"
+
+    fake_model.translate_delay = 2.5 * DELAY_MS / 1000
+    with qtbot.waitSignal(win.controller.busy_changed, timeout=TIMEOUT):
+        win.translate("A slow one", 1)
+    qtbot.waitUntil(lambda: seen == [True], timeout=TIMEOUT)
+    labels.append(win.state_label.text())
+    assert win.attention_panel.is_dimmed() and win.translate_panel.translate_button.text() == "Translating…"
+    assert labels == ["Working…"]
+    with qtbot.waitSignal(win.controller.translation_ready, timeout=TIMEOUT):
+        pass
+    qtbot.waitUntil(lambda: seen == [True, False], timeout=TIMEOUT)
+    assert not win.attention_panel.is_dimmed() and win.state_label.text() != "Working…"
+    assert win.translate_panel.translation_text() == "one slow A"
