@@ -5,7 +5,8 @@ asks for a new layout on every ``setText`` (``updateGeometry``), whether or not 
 and the request climbs panel by panel to the main window, each level a turn of the event loop with a
 repaint of its own: five paint passes per switch instead of two, repainting the map's strip and the
 whole control row again (measured on an 11-piece sentence: ~33 ms of CPU per switch against ~17 ms
-with the label's size held, so a held arrow key's 30 switches a second no longer fell behind).
+with the label's size held, a 40 ms pause's polling included in both; a held arrow key's 30 switches a
+second no longer fall behind).
 
 The row holds the label without a layout of its own, so the label's requests stop here; the row
 asks its parent's layout for a new height only when the label's wrapped height at the row's width
@@ -50,7 +51,6 @@ class SteadyRow(QWidget):
         label = self.label
         width = max(1, self.width())
         height = label.heightForWidth(width) if label.wordWrap() else label.sizeHint().height()
-        height = max(height, label.minimumSizeHint().height() if not label.wordWrap() else 0)
         if self._held:
             height = max(height, self._height)
         if height != self._height:
