@@ -43,14 +43,29 @@ def fit_parts(text: str, metrics: QFontMetrics, width: int, max_lines: int) -> s
         return text
     parts = text.split(GAP)
     body = parts[1:] if len(parts) > 1 else parts
-    for end in range(len(body), 0, -1):
+
+    def candidate(end: int) -> str:  # the first ``end`` parts, "…" after them unless they are all
         kept = body[:end]
         while len(kept) > 1 and kept[-1] == SEPARATOR:
             kept = kept[:-1]
-        candidate = GAP.join(kept + ([ELLIPSIS] if end < len(body) else []))
-        if wrapped_height(candidate, metrics, width) <= room:
-            return candidate
-    return GAP.join(body[:1] + [ELLIPSIS])
+        return GAP.join(kept + ([ELLIPSIS] if end < len(body) else []))
+
+    whole = candidate(len(body))
+    if wrapped_height(whole, metrics, width) <= room:
+        return whole
+    # The longest first parts + "…" that fit, found by halving: fewer parts never wrap to more lines
+    # (only the whole, which has no "…", can be shorter than fewer parts and "…": tried first, above).
+    # Each try lays the text out (~60 µs); tried from the longest down, a head switch at 1024 × 768
+    # with the formula dock open cost ~30 of them (1.8 ms of its ~17).
+    best, low, high = GAP.join(body[:1] + [ELLIPSIS]), 1, len(body) - 1
+    while low <= high:
+        middle = (low + high) // 2
+        shown = candidate(middle)
+        if wrapped_height(shown, metrics, width) <= room:
+            best, low = shown, middle + 1
+        else:
+            high = middle - 1
+    return best
 
 
 @dataclass(frozen=True)
