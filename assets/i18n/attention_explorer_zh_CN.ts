@@ -2461,5 +2461,9 @@ or train a new model on a parallel corpus.</source>
       <source>{done} of {total}</source>
       <translation>{done} / {total}</translation>
     </message>
+    <message>
+      <source>q · k_j  (not divided by √d_k)</source>
+      <translation>q · k_j  （不除以 √d_k）</translation>
+    </message>
   </context>
 </TS>

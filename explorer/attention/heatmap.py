@@ -310,10 +310,12 @@ class HeatmapView(QtWidgets.QWidget):
         rows, cols = self._values.shape
         if not (0 <= row < rows and 0 <= col < cols):
             return ""
-        # The axes' notation (see tokens.py), so the read-out names a piece exactly as the tick does.
+        # The axes' notation (see tokens.py), so the read-out names a piece exactly as the tick does; rows
+        # and columns counted from 1, as layers, heads and the formula panel count them (it said "query 4"
+        # of the cell this called "row 3").
         head = tr("{row_noun} '{row_piece}' (row {row}) → {col_noun} '{col_piece}' (col {col}): ",
-                  row_noun=self._row_noun, row_piece=display_piece(self._raw_rows[row]), row=row,
-                  col_noun=self._col_noun, col_piece=display_piece(self._raw_cols[col]), col=col)
+                  row_noun=self._row_noun, row_piece=display_piece(self._raw_rows[row]), row=row + 1,
+                  col_noun=self._col_noun, col_piece=display_piece(self._raw_cols[col]), col=col + 1)
         if self._masked[row, col]:
             return head + tr("masked (future position)")
         return head + f"{self._values[row, col]:.4f}"

@@ -115,6 +115,8 @@ class FormulaView(QWidget):
 
         self.title = QLabel()
         self.title.setWordWrap(True)
+        # Plain text: the pieces it quotes may be "<s>", which rich text took for strike-through.
+        self.title.setTextFormat(Qt.TextFormat.PlainText)
         self.formulas: dict[str, QLabel] = {}
         self.numbers: dict[str, QLabel] = {}
         for step, formula in STEPS:
@@ -123,6 +125,7 @@ class FormulaView(QWidget):
             # A partial font (bold only), not a style sheet: its size keeps following the app's zoom.
             self.formulas[step].setFont(bold_font())
             self.numbers[step] = QLabel()
+            self.numbers[step].setTextFormat(Qt.TextFormat.PlainText)
             self.numbers[step].setWordWrap(True)
             for label in (self.formulas[step], self.numbers[step]):  # a two-line row reads from its top
                 label.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
@@ -351,6 +354,9 @@ class FormulaView(QWidget):
         j = self._key
         weights = row.weights_unscaled if unscaled else row.weights
         self.formulas["softmax"].setText(tr("a = softmax(q Kᵀ)  (no ÷√d_k)") if unscaled else tr(STEPS[5][1]))
+        # Without ÷√d_k the scaling step is skipped: its row and the mask's show what softmax then takes,
+        # not the scaled scores beside weights made without them.
+        self.formulas["scaled"].setText(tr("q · k_j  (not divided by √d_k)") if unscaled else tr(STEPS[3][1]))
         output = weights @ row.values
         (max_s, max_u), (ent_s, ent_u) = row.sharpness()["max weight"], row.sharpness()["entropy (bits)"]
         texts = {
@@ -359,8 +365,8 @@ class FormulaView(QWidget):
             # The clicked key's product wraps whole, never "q · k_9 =" on one line and its number on the next.
             "dots": format_numbers(row.dots, d) + "   " + NBSP.join(
                 ("q", "·", f"k_{j + 1}", "=", format_numbers(row.dots[j:j + 1], d)[1:-1])),
-            "scaled": format_numbers(row.scaled, d),
-            "mask": format_numbers(row.masked_scores, d),
+            "scaled": format_numbers(row.dots if unscaled else row.scaled, d),
+            "mask": format_numbers(row.masked_dots if unscaled else row.masked_scores, d),
             "softmax": format_numbers(weights, d),
             "output": format_numbers(output, d_out, limit),
             "sharpness": tr("largest weight {max_s:.2f} → {max_u:.2f} without ÷√d_k;  "

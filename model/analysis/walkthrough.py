@@ -36,7 +36,8 @@ def softmax(scores: np.ndarray) -> np.ndarray:
 def entropy_bits(weights: np.ndarray) -> float:
     """Shannon entropy of a weight row in bits: 0 = all on one key, log2(n) = spread evenly."""
     w = weights[weights > 0]
-    return float(-(w * np.log2(w)).sum())
+    # All on one key sums to −0.0 (printed "−0.00"); rounding can leave −1e-17: neither is below zero.
+    return max(0.0, float(-(w * np.log2(w)).sum()))
 
 
 @dataclass(frozen=True)
@@ -65,6 +66,11 @@ class FormulaRow:
     def masked_scores(self) -> np.ndarray:
         """The scaled scores with −∞ where the mask forbids attention: the softmax's input."""
         return np.where(self.masked, -np.inf, self.scaled)
+
+    @property
+    def masked_dots(self) -> np.ndarray:
+        """The dot products with −∞ where the mask forbids attention: the softmax's input without ÷√d_k."""
+        return np.where(self.masked, -np.inf, self.dots)
 
     def sharpness(self) -> dict[str, tuple[float, float]]:
         """{'max weight': (scaled, unscaled), 'entropy (bits)': (scaled, unscaled)} for this row."""

@@ -35,6 +35,13 @@ def test_first_page_works_the_hand_example(qtbot):
     view.unscaled_box.setChecked(True)  # without ÷√2 the row is sharper: the largest weight grows
     assert view.numbers["softmax"].text() == "[0.09, 0.24, 0.67]"
     assert "0.58 → 0.67" in view.numbers["sharpness"].text()
+    # The skipped scaling step shows what softmax takes then: the dot products, not the scaled scores
+    # beside weights made without them (a teacher's students followed the rows and found them disagree).
+    assert view.numbers["scaled"].text() == "[1, 2, 3]" and "√d_k" in view.formulas["scaled"].text()
+    assert "/ √d_k" not in view.formulas["scaled"].text()
+    view.unscaled_box.setChecked(False)
+    assert view.numbers["scaled"].text() == "[0.71, 1.41, 2.12]"
+    assert view.formulas["scaled"].text() == "q · k_j / √d_k"
 
 
 @pytest.fixture
@@ -107,3 +114,36 @@ def test_dock_asks_for_vectors_only_while_open(qtbot, fake_model, restore_app_lo
     qtbot.waitUntil(lambda: win.width() == 1600)
     action.trigger()  # reopened on a wide screen: beside the maps, one column
     assert win.dockWidgetArea(win.formula_dock) == Qt.DockWidgetArea.RightDockWidgetArea and view.columns == 1
+
+
+def test_a_row_of_the_start_piece_reads_as_written_and_unscaled_masks_the_dot_products(qtbot, wired):
+    """'<s>' in the title was taken for rich text's strike-through: "query 1 “”" and the rest struck out."""
+    panel, view, maps, vectors = wired
+    assert maps.labels("decoder")[0][0] == "<s>"
+    panel.set_state("decoder", 0, 1)
+    view.select_cell(0, 0)
+    assert "“<s>”" in view.title.text() and "query 1" in view.title.text()
+    assert view.title.textFormat() == Qt.TextFormat.PlainText
+    view.select_cell(1, 0)
+    view.unscaled_box.setChecked(True)
+    row = view.row()
+    assert view.numbers["mask"].text() == format_numbers(np.where(row.masked, -np.inf, row.dots), 3)
+    assert view.numbers["mask"].text().endswith("−∞]") and view.numbers["scaled"].text() == format_numbers(row.dots, 3)
+    assert "−0.00" not in view.numbers["sharpness"].text()
+
+
+def test_a_row_all_on_one_key_has_no_negative_entropy():
+    from model.analysis.walkthrough import entropy_bits
+
+    assert str(entropy_bits(np.array([1.0, 0.0, 0.0]))) == "0.0"  # −0.0 printed "−0.00 bits"
+    assert entropy_bits(np.array([0.5, 0.5])) == 1.0
+
+
+def test_the_map_and_the_formula_panel_count_a_cell_alike(qtbot, wired):
+    """The map's read-out said "row 3" of the cell the panel called "query 4": both count from 1 now."""
+    panel, view, maps, vectors = wired
+    panel.set_state("cross", 1, 0)
+    view.select_cell(3, 2)
+    readout = panel.heatmap.hover_text_at(3, 2)
+    assert "(row 4)" in readout and "(col 3)" in readout, readout
+    assert "query 4" in view.title.text() and "key 3" in view.title.text(), view.title.text()

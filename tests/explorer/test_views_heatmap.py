@@ -58,7 +58,7 @@ def test_tick_labels_are_the_tokens(view):
 def test_hover_text_names_tokens_and_value(view):
     values = np.arange(20, dtype=np.float32).reshape(4, 5) / 20
     view.set_matrix(values, ROWS, COLS)
-    assert view.hover_text_at(2, 1) == "query 'Haus' (row 2) → key 'house' (col 1): 0.5500"  # axis notation
+    assert view.hover_text_at(2, 1) == "query 'Haus' (row 3) → key 'house' (col 2): 0.5500"  # notation, from 1
     assert view.hover_text_at(9, 9) == ""
 
 

@@ -65,7 +65,7 @@ def test_axis_labels_per_kind(panel, synthetic_maps):
     # Cross-attention: queries are target tokens, keys are source tokens, and the titles say so.
     assert "target" in panel.heatmap.plot.getAxis("left").labelText
     assert "source" in panel.heatmap.plot.getAxis("bottom").labelText
-    assert panel.heatmap.hover_text_at(2, 1).startswith("query 'Haus' (row 2) → key 'house' (col 1)")
+    assert panel.heatmap.hover_text_at(2, 1).startswith("query 'Haus' (row 3) → key 'house' (col 2)")
 
 
 def test_changes_reach_every_view(panel, synthetic_maps, qtbot):

@@ -53,7 +53,7 @@ def test_readout_is_plain_text_and_keeps_special_pieces(view):
     view.set_matrix(_values(4, 5), ROWS, COLS)
     view._set_hover((0, 4))
     text = view.readout.text()
-    assert text.startswith("query '<s>' (row 0) → key '</s>' (col 4): ")
+    assert text.startswith("query '<s>' (row 1) → key '</s>' (col 5): ")
     # As rich text Qt would take "<s>" for a strike-through tag and hide it; the label must not.
     assert QtGui.Qt.mightBeRichText(text)
     assert view.readout.textFormat() == QtCore.Qt.TextFormat.PlainText
@@ -65,7 +65,7 @@ def test_one_token_notation_on_axes_and_readout(view, panel):
     view._set_hover((3, 3))
     text = view.readout.text()
     assert WORD_START not in text
-    assert f"query '{CONTINUATION_MARK}us' (row 3) → key '{CONTINUATION_MARK}big' (col 3)" in text
+    assert f"query '{CONTINUATION_MARK}us' (row 4) → key '{CONTINUATION_MARK}big' (col 4)" in text
     legend = panel.legend_label
     assert legend.isVisible() and CONTINUATION_MARK in legend.text() and LONE_SPACE in legend.text()
 
@@ -94,7 +94,7 @@ def test_statistics_line_never_breaks_inside_a_token_or_number(panel):
 def test_hover_is_cleared_when_the_pointer_leaves(view):
     view.set_matrix(_values(4, 5), ROWS, COLS)
     view.on_mouse_moved(view.scene_pos_of_cell(2, 1))
-    assert view.readout.text().startswith("query 'Ha' (row 2)")
+    assert view.readout.text().startswith("query 'Ha' (row 3)")
     assert view._hover_box.isVisible()
     QtWidgets.QApplication.sendEvent(view.canvas, QtCore.QEvent(QtCore.QEvent.Type.Leave))
     assert view.readout.text().strip() == ""
