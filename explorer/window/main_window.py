@@ -35,6 +35,7 @@ from explorer.translate.panel import TranslatePanel
 from explorer.ui import style
 from explorer.ui.empty_state import EmptyState
 from explorer.ui.i18n import N_, again, tr
+from explorer.ui.menu_room import give_menus_room
 from explorer.ui.recent import RecentModels, open_settings
 from explorer.ui.scroll import ColumnScrollArea
 from explorer.window.busy_look import DelayedBusy
@@ -141,6 +142,7 @@ class MainWindow(WindowDisplay, QMainWindow):
         self.step_view.maps.built.connect(lambda: retranslate(self.step_view.maps))
         self.train_panel.replay.built.connect(lambda: retranslate(self.train_panel.replay))
         install_language_menu(self)
+        give_menus_room(self.menuBar())  # after every menu is built (explorer/ui/menu_room.py)
         self._connect()
         self._set_no_model(tr("Loading…"), loading=True)
         self.set_font_scale(self._font_scale)  # the projector-sized base font, from the first frame
