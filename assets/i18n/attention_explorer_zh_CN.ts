@@ -2465,5 +2465,9 @@ or train a new model on a parallel corpus.</source>
       <source>q · k_j  (not divided by √d_k)</source>
       <translation>q · k_j  （不除以 √d_k）</translation>
     </message>
+    <message>
+      <source>Lessons (*.json);;All files (*)</source>
+      <translation>课程 (*.json);;所有文件 (*)</translation>
+    </message>
   </context>
 </TS>

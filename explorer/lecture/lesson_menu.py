@@ -9,9 +9,9 @@ from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QFileDialog, QMenu
 
 from explorer.lecture.lesson_player import LessonPlayer, LessonRoom
-from explorer.ui.i18n import tr
+from explorer.ui.i18n import N_, tr
 
-LESSON_FILTER = "Lessons (*.json);;All files (*)"
+LESSON_FILTER = N_("Lessons (*.json);;All files (*)")
 
 
 def install_lessons(room: LessonRoom, menu: QMenu, before: QAction) -> tuple[LessonPlayer, tuple[QAction, QAction]]:
@@ -27,14 +27,14 @@ def install_lessons(room: LessonRoom, menu: QMenu, before: QAction) -> tuple[Les
 
     def save() -> None:
         path, _ = QFileDialog.getSaveFileName(room.parent, tr("Add the view as a slide to the lesson"), start_dir(),
-                                              LESSON_FILTER, options=QFileDialog.Option.DontConfirmOverwrite)
+                                              tr(LESSON_FILTER), options=QFileDialog.Option.DontConfirmOverwrite)
         if path:
             title = player.ask_title()
             if title is not None:  # cancelled: nothing is saved
                 player.save_slide(path, title)
 
     def open_() -> None:
-        path, _ = QFileDialog.getOpenFileName(room.parent, tr("Open lesson"), start_dir(), LESSON_FILTER)
+        path, _ = QFileDialog.getOpenFileName(room.parent, tr("Open lesson"), start_dir(), tr(LESSON_FILTER))
         if path:
             player.open_lesson(path)
 
