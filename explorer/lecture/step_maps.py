@@ -49,6 +49,7 @@ class StepMaps(QtWidgets.QWidget):
         self._cross: StepHeatmap | None = None
         self._colormap: str | None = None
         self._maps: AttentionMaps | None = None
+        self._shared_for: tuple | None = None  # what the maps' widths were last shared for (share_width)
         self._args: tuple = (None, 0, None, 0)
         self._font_scale: float | None = None
         self._shown = (np.zeros((0, 0), np.float32), np.zeros((0, 0), np.float32))
@@ -135,6 +136,14 @@ class StepMaps(QtWidgets.QWidget):
         views = (self.decoder, self.cross)
         if any(v.plot.vb.width() < 2 for v in views):
             return  # not laid out yet: the first resize shares it
+        # Once per translation, width, zoom and the maps' widths as laid out (a share that changed them is
+        # measured again, so it settles as before): measured at each step, with that step's row labels (a
+        # longer piece widens the axis), the line between the maps moved as the steps played.
+        key = (id(self._maps), n_target, n_source, self.width(), self._font_scale,
+               *(v.canvas.width() for v in views))
+        if key == self._shared_for:
+            return
+        self._shared_for = key
         cell = QtGui.QFontMetricsF(self.cross.key_font()).height()
         needs = [v.canvas.width() - v.plot.vb.width() + n * cell for v, n in zip(views, (n_target, n_source))]
         total = self.width() - self._layout.spacing()

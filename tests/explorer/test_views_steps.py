@@ -226,3 +226,29 @@ def test_the_step_maps_are_built_when_first_shown_as_if_they_had_been_there(qtbo
         assert a.canvas.grab().toImage() == b.canvas.grab().toImage(), name
     loaded.tabs.setCurrentWidget(loaded.step_view)  # the window's: built when its tab is shown
     qtbot.waitUntil(loaded.step_view.maps.is_built)
+
+
+def test_playing_the_steps_keeps_the_two_maps_split_where_it_was(qtbot):
+    """Each step moved the line between the two maps (the share was measured again with that step's row
+    labels, and a longer piece widened its axis): visible motion on a projector at every step."""
+    from explorer.lecture.step_maps import StepMaps  # noqa: PLC0415
+
+    maps = make_synthetic_maps(source=("▁The", "▁house", "▁is", "</s>"),
+                               target=("<s>", "▁Das", "▁außerordentlich", "▁Haus"))
+    m = StepMaps()
+    qtbot.addWidget(m)
+    m.resize(700, 320)
+    m.show()
+    qtbot.waitExposed(m)
+    m.set_step(maps, 0, 0, 1)  # the tab shows the first step, laid out, before Play
+    qtbot.wait(50)
+    splits = []
+    for step in range(1, len(maps.target_tokens) + 1):
+        m.set_step(maps, 0, 0, step)
+        qtbot.wait(30)  # the maps lay out a turn later
+        splits.append((m.decoder.geometry().right(), m.cross.geometry().left()))
+    assert m.decoder.row_labels()[-1] != m.decoder.row_labels()[0]  # the rows grew: the labels changed
+    assert len(set(splits)) == 1, splits
+    m.resize(900, 320)  # a new width shares it again
+    qtbot.wait(50)
+    assert (m.decoder.geometry().right(), m.cross.geometry().left()) != splits[0]
