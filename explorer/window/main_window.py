@@ -350,7 +350,8 @@ class MainWindow(WindowDisplay, QMainWindow):
             self.state_label.setText(self._status)  # what was said meanwhile, the look shown or not
 
     def _show_busy(self, busy: bool) -> None:
-        self.state_label.setText(tr("Working…") if busy else self._status)
+        if busy:  # the end of a wait restores the status line in _on_busy, shown look or not
+            self.state_label.setText(tr("Working…"))
         self.attention_panel.set_busy(busy)
         self.translate_panel.set_busy(busy)
 
