@@ -15,6 +15,7 @@ import torch.nn.functional as F
 from torch import Tensor, nn
 
 from model.config import ModelConfig
+from model.packed_linear import Linear, linear
 
 
 def attention(q: Tensor, k: Tensor, v: Tensor, mask: Tensor | None = None,
@@ -113,8 +114,8 @@ class MultiHeadAttention(nn.Module):
         super().__init__()
         self.n_heads, self.d_k = n_heads, d_model // n_heads
         self.attn_dropout = attn_dropout
-        self.w_qkv = nn.Linear(d_model, 3 * d_model)
-        self.w_o = nn.Linear(d_model, d_model)
+        self.w_qkv = Linear(d_model, 3 * d_model)
+        self.w_o = Linear(d_model, d_model)
 
     def _split(self, x: Tensor) -> Tensor:
         b, t, _ = x.shape
@@ -122,8 +123,7 @@ class MultiHeadAttention(nn.Module):
 
     def project_kv(self, memory: Tensor, packing: Packing | None = None) -> tuple[Tensor, Tensor]:
         """K and V of the encoder output for cross-attention: computed once per sentence when decoding."""
-        _, w_kv = self._split_weights()
-        return self._kv(memory, *w_kv, packing)
+        return self._heads_kv(self._cross_products(None, memory)[1], packing)
 
     def _split_weights(self) -> tuple[tuple[Tensor, Tensor], tuple[Tensor, Tensor]]:
         """((W^Q, b^Q), (W^K;W^V, b^K;b^V)) as views of w_qkv; one split, so backward is one copy."""
@@ -134,11 +134,23 @@ class MultiHeadAttention(nn.Module):
 
     def _query(self, x: Tensor) -> Tensor:
         """x W^Q + b^Q alone, the first third of the fused projection (cross-attention while decoding)."""
-        d = self.w_o.in_features
-        return F.linear(x, self.w_qkv.weight[:d], self.w_qkv.bias[:d])
+        return linear(x, self.w_qkv.weight, self.w_qkv.bias, slice(0, self.w_o.in_features))
 
-    def _kv(self, memory: Tensor, weight: Tensor, bias: Tensor, packing: Packing | None) -> tuple[Tensor, Tensor]:
-        kv = F.linear(memory, weight, bias)  # (B, S, 2D), or (N, 2D) packed
+    def _cross_products(self, x: Tensor | None, memory: Tensor) -> tuple[Tensor | None, Tensor]:
+        """Cross-attention's x W^Q + b^Q (None without x) and memory [W^K;W^V] + b, (…, D) and (…, 2D).
+
+        Training takes both from one split of w_qkv (its backward is then one copy); inference takes
+        the rows of w_qkv through their packed copies (model/packed_linear.py), as a decoding step does.
+        """
+        if torch.is_grad_enabled():
+            (w_q, b_q), (w_kv, b_kv) = self._split_weights()
+            return None if x is None else F.linear(x, w_q, b_q), F.linear(memory, w_kv, b_kv)
+        d = self.w_o.in_features
+        kv = linear(memory, self.w_qkv.weight, self.w_qkv.bias, slice(d, 3 * d))
+        return None if x is None else self._query(x), kv
+
+    def _heads_kv(self, kv: Tensor, packing: Packing | None) -> tuple[Tensor, Tensor]:
+        """(B, S, 2D), or (N, 2D) with its packing → K and V, each (B, H, S, d_k)."""
         if packing is not None:
             kv = packing.unpack(kv)
         k, v = kv.chunk(2, dim=-1)
@@ -189,10 +201,9 @@ class MultiHeadAttention(nn.Module):
             q = self._split(self._query(x))
             k, v = static_kv
         else:
-            (w_q, b_q), w_kv = self._split_weights()
-            q = F.linear(x, w_q, b_q)
+            q, kv = self._cross_products(x, memory)
             q = self._split(q if packing is None else packing.unpack(q))
-            k, v = self._kv(memory, *w_kv, memory_packing)
+            k, v = self._heads_kv(kv, memory_packing)
         b, _, t, _ = q.shape
         if is_causal and t == 1:
             is_causal = False  # one new query at the end of the cache may see every key so far
@@ -236,8 +247,8 @@ class PositionwiseFeedForward(nn.Module):
 
     def __init__(self, d_model: int, d_ff: int, activation: str = "relu") -> None:
         super().__init__()
-        self.w_1 = nn.Linear(d_model, d_ff)
-        self.w_2 = nn.Linear(d_ff, d_model)
+        self.w_1 = Linear(d_model, d_ff)
+        self.w_2 = Linear(d_ff, d_model)
         self.activation = activation
         self._act = ACTIVATION_FUNCTIONS[activation]
 

@@ -9,6 +9,7 @@ import torch
 from torch import Tensor, nn
 from torch.overrides import TorchFunctionMode
 
+from model import packed_linear
 from model.config import ModelConfig
 from model.fused_loss import linear_cross_entropy
 from model.layers import DecoderLayer, EncoderLayer, KVCache, Packing, PositionalEncoding
@@ -170,8 +171,10 @@ class Transformer(nn.Module):
 
     def generator(self, hidden: Tensor) -> Tensor:
         """Pre-softmax projection (tied to the embedding by default): (B, T, D) → logits (B, T, V)."""
-        logits = hidden @ self.output_projection.t()
-        return logits if self.final_logits_bias is None else logits + self.final_logits_bias
+        if torch.is_grad_enabled():  # training: autograd's product (fused_loss.py has its own, chunked)
+            logits = hidden @ self.output_projection.t()
+            return logits if self.final_logits_bias is None else logits + self.final_logits_bias
+        return packed_linear.linear(hidden, self.output_projection, self.final_logits_bias)
 
     def next_logits(self, hidden: Tensor) -> Tensor:
         """The generator's logits for choosing a next piece: padding is never a choice (-inf).

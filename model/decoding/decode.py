@@ -21,7 +21,7 @@ from torch import Tensor
 from model.checkpoint import LoadedModel
 from model.decoding.ablation import removed_of
 from model.decoding.beam import Beam
-from model.decoding.fast_step import StepRunner, next_logits
+from model.decoding.fast_step import StepRunner
 from model.decoding.int8 import search_copy
 from model.decoding.loops import guard
 from model.decoding.speculative import checked_greedy
@@ -182,7 +182,7 @@ def _capture(model: Transformer, src: Tensor, generated: list[int], head_masks: 
         hidden, dec, cross = model.decode(tgt, memory, src, need_weights=True, head_masks=hm)
         probs = None
         if chosen_probs and generated:
-            logits = next_logits(model, hidden[0]).float()  # (T, V)
+            logits = model.next_logits(hidden[0]).float()  # (T, V)
             chosen = torch.tensor(generated, dtype=torch.long, device=logits.device)
             probs = logits.softmax(-1).gather(1, chosen[:, None])[:, 0].cpu().numpy().astype(np.float32)
     return _stack(enc), _stack(dec), _stack(cross), probs

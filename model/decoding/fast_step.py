@@ -4,16 +4,12 @@ Why: a greedy step of the built-in model is ~25 small products on one row each, 
 ``nn.Module`` (hooks, ``__getattr__`` lookups, dropout calls that do nothing in eval mode, the branches of
 ``MultiHeadAttention.forward`` that a step never takes) cost as much Python time as the products
 themselves (profiled: ~1.2 of 2.4 ms a step). ``StepRunner`` reads every layer's weights once per search
-and then runs a step as a flat list of tensor calls. For the fp32 model it multiplies through copies of
-the weights packed for oneDNN (below), which PyTorch's plain product of a few rows is several times
-slower than.
+and then runs a step as a flat list of tensor calls. For the fp32 model it multiplies through the
+modules' own products: plain for one row, packed copies of the weights for several (model/packed_linear.py).
 
-What it computes: the int8 search copy's steps are bit for bit ``Transformer.decode`` + ``next_logits``
-(and the fp32 decoder's output with one row: the same plain products); the fp32 model's with several
-rows are the same arithmetic summed in oneDNN's order, equal to ~1e-6 relative, as the int8-checked
-greedy search's passes over several positions are (speculative.py); tests/model/test_fast_step.py holds
-it to both. Head masks act as in the
-modules (a mask of ones changes no bit). The maps never come from here: they are a teacher-forced pass of
+What it computes: bit for bit ``Transformer.decode`` + ``next_logits``, for the int8 search copy and the
+fp32 model alike, one row or several (tests/model/test_fast_step.py). Head masks act as in the modules
+(a mask of ones changes no bit). The maps never come from here: they are a teacher-forced pass of
 the modules over the chosen output, so they stay bit for bit the fp32 model's. Anything else (several new
 positions, training mode, hooks on the decoder's modules) goes through the modules as before:
 ``StepRunner.of`` returns None, or the caller feeds the modules.
@@ -26,8 +22,8 @@ import functools
 import torch
 import torch.nn.functional as F
 from torch import Tensor, nn
-from torch.utils.weak import WeakIdKeyDictionary
 
+from model import packed_linear
 from model.transformer import DecoderState, Transformer
 
 
@@ -43,54 +39,6 @@ def _int8_linear():
     return getattr(overload, "_op", overload)
 
 
-# fp32 weights packed for oneDNN's linear, per weight tensor and row range, with the weight's version when
-# packed (an in-place update, the live probe's training, makes a copy stale). Why: PyTorch's plain product
-# of a beam's few rows with a weight matrix is slow at that shape; measured on the built-in model, one
-# thread, interleaved: the 4 × 256 block times the 8,000 × 256 output table 1.8–2.9 ms plain against
-# 0.2–0.7 ms packed, and a beam-4 translation 20–30% faster again with the layers' products packed too.
-_PACKED: WeakIdKeyDictionary = WeakIdKeyDictionary()
-PACKED_ROWS = 2  # the fewest rows (beams, sentences) a step multiplies through the packed copies
-
-
-@functools.cache
-def _packing_works() -> bool:
-    """Whether this build's oneDNN linear runs and computes x Wᵀ + b (private ops: checked, not assumed)."""
-    if not torch.backends.mkldnn.is_available():
-        return False
-    try:
-        gen = torch.Generator().manual_seed(0)
-        w, b, x = torch.randn(24, 16, generator=gen), torch.randn(24, generator=gen), torch.randn(3, 16, generator=gen)
-        y = torch.ops.mkldnn._linear_pointwise(x, torch.ops.mkldnn._reorder_linear_weight(w, 4), b, "none", [], "")
-    except (RuntimeError, AttributeError, NotImplementedError):
-        return False
-    return bool(torch.allclose(y, x @ w.t() + b, rtol=1e-4, atol=1e-5))
-
-
-def _packed(weight: Tensor, bias: Tensor | None, rows: slice | None = None):
-    """x ↦ x Wᵀ + b through a packed copy of ``weight`` (its ``rows`` alone), or None where packing cannot
-    run (GPU, not fp32, no oneDNN)."""
-    if weight.device.type != "cpu" or weight.dtype != torch.float32 or not _packing_works():
-        return None
-    copies = _PACKED.setdefault(weight, {})
-    key = None if rows is None else (rows.start, rows.stop)
-    version = (weight._version, None if bias is None else bias._version)  # either trained in place: stale
-    held = copies.get(key)
-    if held is None or held[0] != version:
-        with torch.no_grad():
-            w = weight.detach() if rows is None else weight.detach()[rows].contiguous()
-            b = None if bias is None else (bias.detach() if rows is None else bias.detach()[rows].contiguous())
-            held = (version, torch.ops.mkldnn._reorder_linear_weight(w, 4), b)
-        copies[key] = held
-    _, packed, b = held
-    w, full_b = (weight, bias) if rows is None else (weight[rows], None if bias is None else bias[rows])
-
-    def product(x: Tensor) -> Tensor:
-        if x.size(0) < PACKED_ROWS:  # one row: the plain product is as fast or faster (measured)
-            return F.linear(x, w, full_b)
-        return torch.ops.mkldnn._linear_pointwise(x.contiguous(), packed, b, "none", [], "")
-    return product
-
-
 def _projection(linear: nn.Module, rows: slice | None = None):
     """A callable x ↦ x Wᵀ + b for an ``nn.Linear`` (packed where it can be), or the int8 kernel for
     ``Int8Linear``."""
@@ -98,27 +46,13 @@ def _projection(linear: nn.Module, rows: slice | None = None):
     if packed is not None:  # model/decoding/int8.py: rows were chosen when it was packed
         kernel, reduce_range = _int8_linear(), linear.reduce_range
         return lambda x: kernel(x.contiguous(), packed, reduce_range)
-    fast = _packed(linear.weight, linear.bias, rows)
+    fast = packed_linear.product(linear.weight, linear.bias, rows)
     if fast is not None:
         return fast
     weight, bias = linear.weight, linear.bias
     if rows is not None:
         weight, bias = weight[rows], None if bias is None else bias[rows]
     return functools.partial(F.linear, weight=weight, bias=bias)
-
-
-def next_logits(model: Transformer, hidden: Tensor) -> Tensor:
-    """``model.next_logits(hidden)`` for hidden (…, D), through the packed output table where there is one.
-
-    For the greedy search's fp32 checking pass (speculative.py), whose (t, V) logits only choose pieces
-    and give their probabilities: the maps come from the decoder, not from here."""
-    packed = None if type(model).generator is not Transformer.generator else _packed(
-        model.output_projection, model.final_logits_bias)
-    if packed is None:
-        return model.next_logits(hidden)
-    logits = packed(hidden)
-    logits[..., model.cfg.pad_id] = float("-inf")  # padding is never a choice
-    return logits
 
 
 class _Layer:
@@ -166,7 +100,7 @@ class StepRunner:
         self.table, self.scale = model.embedding.weight, model.embed_scale
         # The int8 search copy has its own int8 output projection (model/decoding/int8.py).
         own = type(model).generator is not Transformer.generator
-        packed = None if own else _packed(model.output_projection, model.final_logits_bias)
+        packed = None if own else packed_linear.product(model.output_projection, model.final_logits_bias)
         self.generator = packed or model.generator
 
     @classmethod

@@ -28,7 +28,7 @@ import numpy as np
 import torch
 from torch import Tensor
 
-from model.decoding.fast_step import StepRunner, next_logits
+from model.decoding.fast_step import StepRunner
 from model.transformer import DecoderState, Transformer
 
 CHUNK = 8  # pieces a draft runs past the source's length, or past a correction, before a check
@@ -100,7 +100,7 @@ def checked_greedy(model: Transformer, fast: Transformer, src: Tensor, max_len: 
         # (the explicit attention path: ~1 ms of each ~6 ms check of the 50-piece benchmark sentence).
         hidden, dec, cross = model.decode(tgt, memory, src, need_weights=capture_attention and passes == 0,
                                           state=exact)
-        logits = next_logits(model, hidden[0])  # (t, V): positions start … len(generated) - 1
+        logits = model.next_logits(hidden[0])  # (t, V): positions start … len(generated) - 1
         best = logits.argmax(-1).tolist()  # fp32 choice after each prefix
         wrong = next((j for j in range(len(best)) if best[j] != generated[start + j]), None)
         chosen = torch.tensor(generated[start:] if wrong is None else

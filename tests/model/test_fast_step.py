@@ -1,10 +1,10 @@
 """The flat decoding step (model/decoding/fast_step.py) computes what the modules compute.
 
 Its only reason to exist is speed (benchmarks/), so what a test can hold it to is exactness: at every
-step the decoder output and logits of ``Transformer.decode`` + ``next_logits``, bit for bit for the int8
-search copy, to float rounding (another summation order: packed weights) for the fp32 model, with the
-same choices; one row, a beam's rows, a padded batch, a Marian-like configuration; hence the same
-translations and the same maps. Where it cannot run the same computation it must refuse.
+step the decoder output and logits of ``Transformer.decode`` + ``next_logits``, bit for bit, for the int8
+search copy and the fp32 model (both take the same packed products: model/packed_linear.py); one row, a
+beam's rows, a padded batch, a Marian-like configuration; hence the same translations and the same maps.
+Where it cannot run the same computation it must refuse.
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 import torch
 
+from model import packed_linear
 from model.checkpoint import load_model
 from model.config import ModelConfig
 from model.decoding import decode, fast_step, int8
@@ -34,13 +35,6 @@ def _marian_like() -> Transformer:
     with torch.no_grad():
         model.final_logits_bias.uniform_(-1, 1)
     return model
-
-
-def _same(out: torch.Tensor, ref: torch.Tensor, exact: bool) -> None:
-    if exact:
-        assert torch.equal(out, ref)
-    else:  # a layer's output is layer-normed: entries of order 1
-        assert float((out - ref).abs().max()) < 1e-5
 
 
 def _models(loaded):
@@ -65,15 +59,11 @@ def test_every_step_gives_the_modules_logits_bit_for_bit(loaded, rows):
                                             state=ref_state)
                 ref = model.next_logits(hidden[:, -1])
                 out_hidden = runner.hidden(tokens, state)
-                _same(out_hidden, hidden[:, -1], exact="int8" in name)
+                assert torch.equal(out_hidden, hidden[:, -1]), (name, step)
                 out = runner.generator(out_hidden)
                 out[..., model.cfg.pad_id] = float("-inf")
                 assert out.shape == (rows, model.cfg.vocab_size)
-                if "int8" in name:
-                    assert torch.equal(out, ref), (name, step)
-                else:
-                    assert torch.allclose(out, ref, rtol=1e-5, atol=1e-5), (name, step)
-                    assert torch.equal(out.argmax(-1), ref.argmax(-1))
+                assert torch.equal(out, ref), (name, step)
                 assert state.position == ref_state.position == step + 1
                 # rows follow different pieces, as a beam's do
                 tokens = ref.topk(rows, dim=-1).indices[:1].t().contiguous() if rows > 1 else ref.argmax(-1, True)
@@ -95,7 +85,7 @@ def test_a_padded_batch_masks_the_padding_as_the_modules_do(loaded):
         tokens = torch.full((2, 1), model.cfg.bos_id)
         for _ in range(6):
             hidden = model.decode(tokens, memory, src, state=ref_state)[0][:, -1]
-            _same(runner.hidden(tokens, state), hidden, exact=False)
+            assert torch.equal(runner.hidden(tokens, state), hidden)
             tokens = model.next_logits(hidden).argmax(-1, keepdim=True)
 
 
@@ -129,7 +119,7 @@ def test_head_masks_act_as_in_the_modules_and_ones_change_no_bit(loaded):
         for _ in range(5):
             hidden = model.decode(tokens, memory, src, state=states[0], head_masks=masks)[0][:, -1]
             out = runner.hidden(tokens, states[1], masks)
-            _same(out, hidden, exact=False)
+            assert torch.equal(out, hidden)
             # a mask of ones multiplies by 1.0: not one bit changes
             assert torch.equal(runner.hidden(tokens, states[2], ones), runner.hidden(tokens, states[3]))
             assert float((out[1] - out[0]).abs().max()) > 1e-4 and float((out[2] - out[0]).abs().max()) > 1e-4
@@ -162,18 +152,21 @@ def test_it_refuses_what_it_does_not_compute(loaded):
 
 
 def test_the_packed_projection_follows_the_weights_and_is_used_where_it_can_be(loaded):
-    if not fast_step._packing_works():
+    if not packed_linear.packing_works():
         pytest.skip("this PyTorch has no oneDNN linear")
     model = _marian_like()  # a final_logits_bias, untied output weights
     runner = StepRunner.of(model)
     assert runner.generator is not model.generator
     x = torch.randn(4, model.cfg.d_model)
     with torch.inference_mode():
-        assert torch.allclose(runner.generator(x), model.generator(x), rtol=1e-5, atol=1e-5)
+        assert torch.equal(runner.generator(x), model.generator(x))  # the same packed copy
+        assert torch.allclose(model.generator(x), x @ model.output_projection.t() + model.final_logits_bias,
+                              rtol=1e-5, atol=1e-5)
     with torch.no_grad():
         model.output_weight.mul_(2.0)  # trained in place, as the live probe does
     with torch.inference_mode():
-        assert torch.allclose(StepRunner.of(model).generator(x), model.generator(x), rtol=1e-5, atol=1e-5)
+        assert torch.allclose(StepRunner.of(model).generator(x),
+                              x @ model.output_projection.t() + model.final_logits_bias, rtol=1e-5, atol=1e-5)
     if int8.available():
         fast = int8.search_model(loaded.model)
         assert StepRunner.of(fast).generator == fast.generator  # its own int8 projection

@@ -1,0 +1,89 @@
+"""Inference products through packed weights (model/packed_linear.py): the same numbers as F.linear to
+float rounding, the same bits from one pass to the next, and training left to autograd's own product."""
+
+from __future__ import annotations
+
+import pytest
+import torch
+import torch.nn.functional as F
+
+from model import packed_linear
+from model.packed_linear import Linear, linear
+
+pytestmark = pytest.mark.skipif(not packed_linear.packing_works(), reason="this PyTorch has no oneDNN linear")
+
+
+def _weights(n: int = 48, k: int = 32):
+    gen = torch.Generator().manual_seed(7)
+    return torch.randn(n, k, generator=gen), torch.randn(n, generator=gen)
+
+
+def test_several_rows_take_the_packed_copy_one_row_the_plain_product():
+    w, b = _weights()
+    x = torch.randn(2, 5, 32)
+    with torch.inference_mode():
+        y = linear(x, w, b)
+        assert w in packed_linear._PACKED  # it went through a packed copy
+        assert y.shape == (2, 5, 48)
+        assert torch.allclose(y, F.linear(x, w, b), rtol=1e-5, atol=1e-5)
+        assert torch.equal(linear(x, w, b), y)  # a second pass: the same bits
+        one = x[:1, :1]
+        assert torch.equal(linear(one, w, b), F.linear(one, w, b))  # one row: the plain product itself
+        # a row gets the same bits whatever shape carries it: a step's (B, 1, K), a pass's (1, T, K)
+        assert torch.equal(linear(x.reshape(10, 1, 32), w, b).reshape(2, 5, 48), y)
+
+
+def test_rows_of_a_fused_weight_match_their_slice():
+    w, b = _weights(96, 32)
+    x = torch.randn(7, 32)
+    with torch.no_grad():
+        y = linear(x, w, b, slice(32, 96))
+    assert y.shape == (7, 64)
+    assert torch.allclose(y, F.linear(x, w[32:96], b[32:96]), rtol=1e-5, atol=1e-5)
+    assert set(packed_linear._PACKED[w]) == {(32, 96)}
+
+
+def test_a_weight_changed_in_place_is_packed_again():
+    w, b = _weights()
+    x = torch.randn(4, 32)
+    with torch.no_grad():
+        before = linear(x, w, b)
+        w.mul_(-2.0)  # an optimizer step, the live probe's training
+        after = linear(x, w, b)
+    assert torch.allclose(after, F.linear(x, w, b), rtol=1e-5, atol=1e-5)
+    assert torch.allclose(after - b, -2.0 * (before - b), rtol=1e-4, atol=1e-4)
+
+
+def test_training_keeps_autograds_product_and_its_gradient():
+    torch.manual_seed(0)
+    layer = Linear(32, 48)
+    x = torch.randn(6, 32, requires_grad=True)
+    y = layer(x)
+    assert torch.equal(y, F.linear(x, layer.weight, layer.bias))  # the plain product, bit for bit
+    y.square().sum().backward()
+    assert layer.weight.grad is not None and x.grad is not None
+    assert layer.weight not in packed_linear._PACKED  # training never packs
+    assert isinstance(layer, torch.nn.Linear) and set(layer.state_dict()) == {"weight", "bias"}
+
+
+def test_cpu_autocast_is_left_to_autocast():
+    w, b = _weights()
+    x = torch.randn(4, 32)
+    with torch.no_grad(), torch.autocast("cpu", dtype=torch.bfloat16):
+        y = linear(x, w, b)
+    assert y.dtype == torch.bfloat16  # packed fp32 would have ignored autocast
+
+
+def test_an_encoder_pass_packs_its_products_and_agrees_with_plain_products(tiny_model_dir, monkeypatch):
+    from model.checkpoint import load_model  # noqa: PLC0415
+
+    model = load_model(tiny_model_dir).model
+    src = torch.tensor([[5, 9, 7, 4, 8, 3], [6, 4, 3, 0, 0, 0]])
+    with torch.inference_mode():
+        memory, weights = model.encode(src, need_weights=True)
+        assert model.encoder[0].self_attn.w_qkv.weight in packed_linear._PACKED
+        monkeypatch.setattr(packed_linear, "PACKED_ROWS", 10**9)  # every product plain
+        plain, plain_weights = model.encode(src, need_weights=True)
+    assert torch.allclose(memory, plain, rtol=1e-5, atol=1e-5)
+    for a, b in zip(weights, plain_weights):
+        assert torch.allclose(a, b, rtol=1e-5, atol=1e-6)
