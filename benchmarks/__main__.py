@@ -31,8 +31,8 @@ ROWS = (
     ("train_ratio_small_matched", "… vs nn.Transformer without its 2 extra dropouts, small", "×", None),
     ("train_ratio_base_matched", "… vs nn.Transformer without its 2 extra dropouts, base", "×", None),
     ("train_cpu_amp_speedup_small", "Our training with --cpu-amp (bf16) vs fp32, small", "×", None),
-    ("mfu_base", "Model FLOPs utilisation, base (of measured sgemm peak)", "", None),
-    ("mfu_base_torch", "… nn.Transformer's, base", "", None),
+    ("mfu_base", "Model FLOPs utilisation, base (of measured sgemm peak)", "%", None),
+    ("mfu_base_torch", "… nn.Transformer's, base", "%", None),
     ("greedy20_ms_p50", "Translate 20 pieces, greedy + capture (p50)", "ms", ("<=", 50)),
     ("greedy20_fp32_ms_p50", "… the same, searched in fp32 alone (no int8 draft)", "ms", None),
     ("beam20_ms_p50", "Translate 20 pieces, beam 4 + capture (p50)", "ms", ("<=", 150)),
@@ -44,7 +44,7 @@ ROWS = (
     ("head_switch_ms_p50", "GUI: switch head (p50)", "ms", ("<=", 16)),
     ("layer_switch_ms_p50", "GUI: switch layer (p50)", "ms", ("<=", 16)),
     ("head_switch_settled_ms_p50", "… switch head until the last paint pass (p50)", "ms", ("<=", 16)),
-    ("head_switch_paint_passes_p50", "… paint passes per head switch (p50)", "", None),
+    ("head_switch_paint_passes_p50", "… paint passes per head switch (p50)", "passes", None),
     ("grid_ms_p50", "GUI: redraw the layers × heads grid (p50)", "ms", ("<=", 100)),
     ("cold_start_s", "GUI: cold start to first painted window", "s", ("<=", 3)),
     ("start_window_s", "attention-explorer: spawn to first painted window (best of 5)", "s", ("<=", 2.5)),
@@ -73,8 +73,10 @@ def met(value: float, target) -> str:
 def fmt(value, unit: str) -> str:
     if not isinstance(value, (int, float)):
         return "—"
-    if unit == "":
+    if unit == "%":  # a fraction, shown as a percentage
         return f"{100 * value:.1f} %"
+    if unit == "passes":  # a count
+        return f"{value:g}"
     if unit == "×":
         return f"{value:.2f}×"
     return f"{value:.3g} {unit}" if unit == "s" else f"{value:.1f} {unit}"

@@ -69,3 +69,13 @@ def test_fast_loss_equals_loss_on_full_logits():
     torch.testing.assert_close(fast, plain, atol=1e-6, rtol=0)
     for (name, p), g in zip(model.named_parameters(), grads):
         torch.testing.assert_close(p.grad, g, atol=1e-6, rtol=1e-5, msg=name)
+
+
+def test_the_table_writes_fractions_as_percentages_and_counts_as_counts():
+    from benchmarks.__main__ import table  # noqa: PLC0415
+
+    text = table({"mfu_base": 0.832, "head_switch_paint_passes_p50": 2.0, "greedy20_ms_p50": 16.94})
+    rows = {line.split(" | ")[0].lstrip("| "): line.split(" | ")[1] for line in text.splitlines()[2:]}
+    assert rows["Model FLOPs utilisation, base (of measured sgemm peak)"] == "83.2 %"
+    assert rows["… paint passes per head switch (p50)"] == "2"  # it read "200.0 %"
+    assert rows["Translate 20 pieces, greedy + capture (p50)"] == "16.9 ms"

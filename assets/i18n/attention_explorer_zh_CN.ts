@@ -1384,8 +1384,8 @@ or train a new model on a parallel corpus.</source>
       <translation>源语言句子</translation>
     </message>
     <message>
-      <source>Type a sentence, then press Ctrl+Enter</source>
-      <translation>输入一个句子，然后按 Ctrl+Enter</translation>
+      <source>Type a sentence, then press Enter (Shift+Enter: a new line)</source>
+      <translation>输入一个句子，然后按 Enter（Shift+Enter：换行）</translation>
     </message>
     <message>
       <source>Beam</source>
@@ -1396,8 +1396,8 @@ or train a new model on a parallel corpus.</source>
       <translation>束搜索宽度：论文中为 4；1 即贪心解码（每步只取最好的一个子词）</translation>
     </message>
     <message>
-      <source>Translate the sentence (Ctrl+Enter)</source>
-      <translation>翻译这个句子（Ctrl+Enter）</translation>
+      <source>Translate the sentence (Enter)</source>
+      <translation>翻译这个句子（Enter）</translation>
     </message>
     <message>
       <source>Translation</source>

@@ -265,6 +265,16 @@ class HeatmapView(QtWidgets.QWidget):
             if shown:
                 box.setRect(QtCore.QRectF(cell[1] - 0.5, cell[0] - 0.5, 1.0, 1.0))
             box.setVisible(shown)
+        if self._hover_cell is None:
+            self._rest_highlight()
+
+    def _rest_highlight(self) -> None:
+        """With no cell under the mouse, the labels of the marked cell (the one the formula dock works)
+        stay emphasised: the mouse goes over to the dock, and the map should still say which token is
+        meant (a teacher's walk-through found them gone the moment the mouse left the map)."""
+        cell = self.marked_cell()
+        self._left.set_highlight(None if cell is None else cell[0])
+        self._bottom.set_highlight(None if cell is None else cell[1])
 
     def set_colormap(self, name: str) -> None:
         self._cmap_name = name
@@ -357,8 +367,7 @@ class HeatmapView(QtWidgets.QWidget):
         self._hover_cell = cell
         if cell is None:
             self._hover_box.hide()
-            self._left.set_highlight(None)
-            self._bottom.set_highlight(None)
+            self._rest_highlight()
             self.readout.setText(" ")
             return
         row, col = cell

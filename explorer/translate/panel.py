@@ -11,7 +11,7 @@ window passes that on to the controller, then hands back the Translation with ``
 from __future__ import annotations
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QGuiApplication, QKeySequence, QShortcut, QTextCharFormat
+from PySide6.QtGui import QGuiApplication, QTextCharFormat
 from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
@@ -25,6 +25,7 @@ from PySide6.QtWidgets import (
 
 from explorer.translate.confidence import PieceToolTips, show_confidence
 from explorer.translate.sentence_table import SentenceTable, paragraph_counts, show_paragraph_text
+from explorer.translate.source_edit import SourceEdit
 from explorer.ui.elided_list import ElidedList
 from explorer.ui.i18n import tr
 from explorer.ui.style import make_error, make_heading, make_muted, make_primary, scaled_font
@@ -57,8 +58,8 @@ class TranslatePanel(QWidget):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.source_edit = QPlainTextEdit()
-        self.source_edit.setPlaceholderText("Type a sentence, then press Ctrl+Enter")
+        self.source_edit = SourceEdit()  # Enter translates, Shift+Enter a new line
+        self.source_edit.setPlaceholderText("Type a sentence, then press Enter (Shift+Enter: a new line)")
         self.source_edit.setTabChangesFocus(True)  # Tab moves on; a sentence never needs a tab
         self.source_edit.setPlainText(DEFAULT_SENTENCE)
         self.source_edit.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)
@@ -71,15 +72,9 @@ class TranslatePanel(QWidget):
         self.beam_spin.setToolTip("Beam size: 4 as in the paper; 1 is greedy decoding (one best piece at a time)")
         self.translate_button = QPushButton("Translate")
         make_primary(self.translate_button)
-        self.translate_button.setToolTip("Translate the sentence (Ctrl+Enter)")
+        self.translate_button.setToolTip("Translate the sentence (Enter)")
         self.translate_button.clicked.connect(self.request_translation)
-
-        # Return inserts a newline in a text edit, so the shortcut is Ctrl+Enter; both keys are bound
-        # because "Enter" on the keypad and "Return" on the main block are different keys to Qt.
-        for keys in ("Ctrl+Return", "Ctrl+Enter"):
-            shortcut = QShortcut(QKeySequence(keys), self.source_edit)
-            shortcut.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
-            shortcut.activated.connect(self.request_translation)
+        self.source_edit.submitted.connect(self.request_translation)
 
         # A read-only editor rather than a word-wrapped label: a label's height depends on its width,
         # which splitters ignore, so a long translation would be clipped; this one scrolls instead.

@@ -20,7 +20,8 @@ from tools.i18n_catalogue import literals_in_code, read_ts
 # Not words to translate: the app's name, file and command names, symbols of the paper, units and acronyms
 # a Chinese textbook writes the same way.
 PHRASES = ("Attention Explorer", "attention-explorer train --help", "config.json", "model.safetensors",
-           "spm.model", "Hugging Face", "OPUS-MT", "PageUp/PageDown", "Ctrl+Enter", "·ther", "Pharaoh", "Chen",
+           "spm.model", "Hugging Face", "OPUS-MT", "PageUp/PageDown", "Ctrl+Enter", "Shift+Enter", "·ther",
+           "Pharaoh", "Chen",
            "heldout/", "LICENSE")
 TERMS = {"softmax", "PE", "pos", "BLEU", "CPU", "GPU", "ETA", "Dropout", "PNG", "SVG", "CSV", "NPZ", "TSV", "TAB",
          "NumPy", "Ding", "Marian", "Enter", "logits", "sin", "cos", "png", "svg", "csv", "npz", "ms", "W^Q", "W^K",

@@ -147,3 +147,18 @@ def test_real_mouse_move_updates_the_readout(view, qtbot):
     point = view.canvas.mapFromScene(view.scene_pos_of_cell(3, 4))
     qtbot.mouseMove(view.canvas.viewport(), point)
     qtbot.waitUntil(lambda: view.readout.text() == view.hover_text_at(3, 4), timeout=1000)
+
+
+def test_the_marked_cells_labels_stay_emphasised_when_the_mouse_leaves(view, qtbot):
+    """The formula dock's cell: its row and column labels stay red while the mouse is over the dock."""
+    view.set_matrix(np.random.default_rng(5).random((4, 5)).astype(np.float32), ROWS, COLS)
+    qtbot.wait(10)
+    left, bottom = view.plot.getAxis("left"), view.plot.getAxis("bottom")
+    view.set_marked_cell((2, 3))
+    assert (left._highlight, bottom._highlight) == (2, 3)
+    view.on_mouse_moved(view.scene_pos_of_cell(1, 0))
+    assert (left._highlight, bottom._highlight) == (1, 0)  # the hovered cell's, while hovering
+    QtCore.QCoreApplication.sendEvent(view.canvas, QtCore.QEvent(QtCore.QEvent.Type.Leave))
+    assert (left._highlight, bottom._highlight) == (2, 3)  # back to the marked cell's, not none
+    view.set_marked_cell(None)
+    assert (left._highlight, bottom._highlight) == (None, None)

@@ -61,6 +61,28 @@ def test_ctrl_enter_translates_the_source(qtbot, loaded, fake_model):
     assert fake_model.beam_sizes[-1] == 1
 
 
+def test_enter_translates_and_shift_enter_starts_a_new_line(qtbot, loaded, fake_model):
+    win = loaded
+    edit = win.translate_panel.source_edit
+    win.translate_panel.set_text("a b c")
+    win.activateWindow()
+    edit.setFocus()
+    edit.moveCursor(edit.textCursor().MoveOperation.End)
+    with qtbot.waitSignal(win.controller.translation_ready, timeout=TIMEOUT) as blocker:
+        qtbot.keyClick(edit, Qt.Key.Key_Return)
+    assert blocker.args[0].text == "c b a"
+    assert edit.toPlainText() == "a b c"  # Enter asked for the translation and added no line
+    with qtbot.waitSignal(win.controller.translation_ready, timeout=TIMEOUT):
+        qtbot.keyClick(edit, Qt.Key.Key_Enter, Qt.KeyboardModifier.KeypadModifier)  # the keypad's Enter
+    qtbot.waitUntil(lambda: not win.controller.is_busy, timeout=TIMEOUT)
+    asked = len(fake_model.beam_sizes)
+    qtbot.keyClick(edit, Qt.Key.Key_Return, Qt.KeyboardModifier.ShiftModifier)
+    qtbot.keyClicks(edit, "d e")
+    assert edit.toPlainText() == "a b c\nd e"  # a plain newline, not Qt's line separator U+2028
+    qtbot.wait(100)
+    assert len(fake_model.beam_sizes) == asked  # Shift+Enter translated nothing
+
+
 def test_overlapping_requests_show_only_the_newest(qtbot, loaded, fake_model):
     win = loaded
     fake_model.translate_delay = 0.3
