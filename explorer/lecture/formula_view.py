@@ -55,15 +55,30 @@ STEPS = (
 
 
 def format_numbers(values: np.ndarray, decimals: int, limit: int | None = None) -> str:
-    """'[0.71, 1.41, 2.12]': fixed decimals with trailing zeros dropped, −∞ as such, '…' past ``limit``."""
+    """'[0.710, 1.400, 2.125]': the same decimals for every entry of the row, as few as its entries need
+    (at most ``decimals``: '[1, 2, 3]' for whole numbers), −∞ as such, '…' past ``limit``.
+
+    One count for the whole row: dropping each entry's own trailing zeros wrote '[0.296, 0.17, −1.57]',
+    which reads as numbers of different precision (a teacher's walk-through, 2026-12-03)."""
+    shown = values if limit is None or len(values) <= limit else values[:limit]
+    finite = [float(x) for x in shown if not np.isneginf(x)]
+    places = max((_places(x, decimals) for x in finite), default=0)
+
     def one(x: float) -> str:
         if np.isneginf(x):
             return "−∞"
-        text = f"{x:.{decimals}f}".rstrip("0").rstrip(".") if decimals else f"{x:.0f}"
-        return "0" if text in ("-0", "") else text.replace("-", "−")
-    shown = values if limit is None or len(values) <= limit else values[:limit]
+        text = f"{x:.{places}f}"
+        if float(text) == 0.0:
+            text = text.lstrip("-")  # never "−0.000"
+        return text.replace("-", "−")
     more = "" if len(shown) == len(values) else tr(", … ({n} in all)", n=len(values))
     return "[" + ", ".join(one(float(x)) for x in shown) + more + "]"
+
+
+def _places(x: float, decimals: int) -> int:
+    """The decimals ``x`` needs at ``decimals`` places once its trailing zeros are dropped."""
+    text = f"{x:.{decimals}f}"
+    return len(text.rstrip("0").partition(".")[2]) if "." in text else 0
 
 
 def fitted_count(values: np.ndarray, decimals: int, metrics: QFontMetrics, width: int) -> int:

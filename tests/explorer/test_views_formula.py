@@ -18,7 +18,10 @@ TIMEOUT = 10_000
 
 def test_format_numbers():
     assert format_numbers(np.array([1.0, 2.0, 3.0]), 2) == "[1, 2, 3]"
-    assert format_numbers(np.array([-0.5, -np.inf, -0.001]), 2) == "[−0.5, −∞, 0]"
+    assert format_numbers(np.array([-0.5, -np.inf, -0.001]), 2) == "[−0.5, −∞, 0.0]"  # never "−0"
+    # one count of decimals for the whole row: it read "[0.296, 0.17, −1.57]"
+    assert format_numbers(np.array([0.296, 0.17, -1.57, 0.6641]), 3) == "[0.296, 0.170, −1.570, 0.664]"
+    assert format_numbers(np.array([-0.0004, 0.25]), 3) == "[0.00, 0.25]"
     assert format_numbers(np.arange(10.0), 1, limit=3) == "[0, 1, 2, … (10 in all)]"
 
 
