@@ -122,8 +122,12 @@ class StepView(QtWidgets.QWidget):
         self.play_button.clicked.connect(self.toggle_play)
         self.slider.valueChanged.connect(self.set_step)
         self.speed_combo.currentIndexChanged.connect(lambda _: self.timer.setInterval(self.interval_ms()))
-        self.layer_combo.currentIndexChanged.connect(lambda _: self._refresh())
-        self.head_combo.currentIndexChanged.connect(lambda _: self._refresh())
+        # The layer and head asked for (0-based; None = mean): kept while no translation fills the
+        # combos, so a tab opened over a sentence it must translate again still shows the Attention
+        # tab's layer and head once the steps come (it showed layer 1, mean: a teacher's walk-through).
+        self._wanted: tuple[int, int | None] = (0, None)
+        self.layer_combo.currentIndexChanged.connect(lambda _: self._chosen())
+        self.head_combo.currentIndexChanged.connect(lambda _: self._chosen())
         self.timer.setInterval(self.interval_ms())
         keys = ((QtCore.Qt.Key.Key_Left, self.back), (QtCore.Qt.Key.Key_Right, self.next_step),
                 (QtCore.Qt.Key.Key_Space, self.toggle_play), (QtCore.Qt.Key.Key_Home, lambda: self.set_step(1)),
@@ -141,8 +145,10 @@ class StepView(QtWidgets.QWidget):
         usable = translation is not None and translation.steps is not None and translation.attention is not None
         self._translation = translation if usable else None
         maps = self._translation.attention if usable else None
-        self._fill_combo(self.layer_combo, [str(i + 1) for i in range(maps.n_layers)] if maps else [])
-        self._fill_combo(self.head_combo, [i18n.tr("Mean")] + [str(i + 1) for i in range(maps.n_heads)] if maps else [])
+        layer, head = self._wanted
+        self._fill_combo(self.layer_combo, [str(i + 1) for i in range(maps.n_layers)] if maps else [], layer)
+        self._fill_combo(self.head_combo, [i18n.tr("Mean")] + [str(i + 1) for i in range(maps.n_heads)] if maps else [],
+                         0 if head is None else head + 1)
         self._step = 1 if usable else 0
         self.slider.blockSignals(True)
         self.slider.setMaximum(max(1, self.n_steps()))
@@ -176,7 +182,9 @@ class StepView(QtWidgets.QWidget):
         self.set_step(self._step - 1)
 
     def set_layer_head(self, layer: int, head: int | None) -> None:
-        """Choose the layer (0-based) and head (0-based; None = mean over heads) the maps show."""
+        """Choose the layer (0-based) and head (0-based; None = mean over heads) the maps show, now or,
+        with no steps shown yet, once they come."""
+        self._wanted = (layer, head)
         if 0 <= layer < self.layer_combo.count():
             self.layer_combo.setCurrentIndex(layer)
         index = 0 if head is None else head + 1
@@ -228,15 +236,19 @@ class StepView(QtWidgets.QWidget):
         if self._step >= self.n_steps():
             self.pause()  # stop on the last step rather than one interval after it
 
+    def _chosen(self) -> None:
+        if self.layer_combo.count() and self.head_combo.count():  # a choice, not the combos emptied
+            self._wanted = self.layer_head()
+        self._refresh()
+
     @staticmethod
-    def _fill_combo(combo: QtWidgets.QComboBox, items: list[str]) -> None:
+    def _fill_combo(combo: QtWidgets.QComboBox, items: list[str], wanted: int) -> None:
         if [combo.itemText(i) for i in range(combo.count())] == items:
             return  # the same model: keep the layer and head the teacher chose
-        keep = combo.currentIndex()
         combo.blockSignals(True)
         combo.clear()
         combo.addItems(items)
-        combo.setCurrentIndex(min(max(keep, 0), len(items) - 1) if items else -1)
+        combo.setCurrentIndex((wanted if wanted < len(items) else len(items) - 1) if items else -1)
         combo.blockSignals(False)
 
     def _refresh(self) -> None:

@@ -9,7 +9,8 @@ through :func:`tr` with their numbers as format arguments, so the template is wh
 
 The translations ship as ``assets/i18n/attention_explorer_zh_CN.ts`` (Qt Linguist's XML, the reviewable
 source) and the ``.qm`` that ``pyside6-lrelease`` compiles from it, which is what is loaded. Qt's own
-translation of its dialogs' buttons (``qtbase_zh_CN.qm``, shipped with PySide6) is loaded beside it.
+translation of its dialogs' buttons (``qtbase_zh_CN.qm``, shipped with PySide6) is loaded beside it, and
+the few words that file lacks come from :mod:`explorer.ui.qt_gaps`.
 A missing or unreadable file leaves the window in English, with one line saying why.
 """
 
@@ -20,6 +21,8 @@ from collections import OrderedDict
 from pathlib import Path
 
 from PySide6.QtCore import QCoreApplication, QLibraryInfo, QLocale, QTranslator
+
+from explorer.ui.qt_gaps import QtGaps
 
 CONTEXT = "AttentionExplorer"
 LANGUAGES = {"en": "English", "zh_CN": "简体中文"}  # each name in its own language, as menus show them
@@ -135,6 +138,10 @@ def install_language(language: str, app=None) -> str:
     if qt_own.load(QLocale(language), "qtbase", "_", QLibraryInfo.path(QLibraryInfo.LibraryPath.TranslationsPath)):
         app.installTranslator(qt_own)
         _State.translators.append(qt_own)
+    gaps = QtGaps(language, app)  # the few words of Qt's dialogs that qtbase's file lacks
+    if not gaps.isEmpty():
+        app.installTranslator(gaps)
+        _State.translators.append(gaps)
     app.installTranslator(ours)
     _State.translators.append(ours)
     _State.language = language

@@ -59,3 +59,19 @@ def test_step_tab_shows_the_models_own_distributions(qtbot, window, tiny_model_d
         else:
             assert view.hypotheses.rowCount() >= 1
         np.testing.assert_allclose(view.maps.shown_decoder(), final[:t, :t], atol=1e-7)
+
+
+def test_a_tab_that_translates_again_on_opening_takes_the_attention_tabs_layer_and_head(qtbot, window):
+    """It showed layer 1, mean over heads, when opening it had to translate the sentence again."""
+    assert window.controller.translation.steps is None
+    n_layers = window.controller.translation.attention.n_layers
+    window.attention_panel.set_state("cross", n_layers - 1, 1, False)
+    with qtbot.waitSignal(window.controller.translation_ready, timeout=TIMEOUT):
+        window.tabs.setCurrentWidget(window.step_view)
+    qtbot.waitUntil(lambda: window.step_view.n_steps() > 0, timeout=TIMEOUT)
+    assert window.step_view.layer_head() == (n_layers - 1, 1)
+    window.step_view.head_combo.setCurrentIndex(0)  # the teacher picks the mean here: kept for the next one
+    with qtbot.waitSignal(window.controller.translation_ready, timeout=TIMEOUT):
+        window.translate_panel.set_text("3 2 1")
+        window.translate_panel.request_translation()
+    assert window.step_view.layer_head() == (n_layers - 1, None)
