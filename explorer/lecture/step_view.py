@@ -159,6 +159,11 @@ class StepView(QtWidgets.QWidget):
     def translation(self) -> Translation | None:
         return self._translation
 
+    def retranslate(self) -> None:
+        """After a language switch: the step's texts made again ("So far: …", the bars' and the beam's
+        titles are joined from several pieces, which the window's walk cannot take apart)."""
+        self._refresh()
+
     def n_steps(self) -> int:
         return self._translation.steps.n_steps if self._translation is not None else 0
 

@@ -104,6 +104,7 @@ class TranslatePanel(QWidget):
         self.sentence_table.sentence_chosen.connect(self.choose_sentence)
         self.sentence_table.hide()
         self._paragraph = None  # model.records.Paragraph shown, None for a single sentence
+        self._shown = None  # the Translation shown
         self.copy_button = QPushButton("Copy")
         self.copy_button.setToolTip("Copy the whole translation")
         self.copy_button.clicked.connect(self.copy_translation)
@@ -209,6 +210,7 @@ class TranslatePanel(QWidget):
         self.sentence_table.setVisible(paragraph is not None)
         self.copy_button.setEnabled(translation is not None)
         if translation is None:
+            self._shown = None
             self.translation_view.setPlainText("")
             self.detail_label.setText("")
             return
@@ -219,6 +221,15 @@ class TranslatePanel(QWidget):
                             translation.piece_probs)
         else:
             show_paragraph_text(self.translation_view, paragraph, translation)
+        self._shown = translation
+        detail = self._detail(translation)
+        self.detail_label.setText(detail)
+        self._fit_wrapped()
+        self.add_history(paragraph.source if paragraph is not None else translation.source)
+
+    def _detail(self, translation) -> str:
+        """"11 → 10 pieces · score -1.82 · mean log P -0.32", after the paragraph's counts for a paragraph."""
+        paragraph = translation.paragraph
         n_in, n_out = len(translation.source_pieces), len(translation.target_pieces)
         if translation.score:  # greedy decoding reports no score (0.0); do not show a fake one
             detail = tr("{n_in} → {n_out} pieces · score {score:.2f}", n_in=n_in, n_out=n_out, score=translation.score)
@@ -229,9 +240,14 @@ class TranslatePanel(QWidget):
         if paragraph is not None:
             detail = paragraph_counts(paragraph) + "\n" + tr("sentence {i} of {n}: ", i=paragraph.selected + 1,
                                                              n=len(paragraph.sentences)) + detail
-        self.detail_label.setText(detail)
-        self._fit_wrapped()
-        self.add_history(paragraph.source if paragraph is not None else translation.source)
+        return detail
+
+    def retranslate(self) -> None:
+        """After a language switch: the line under the translation made again (it is several texts joined,
+        which the window's walk cannot take apart; it stayed in the old language until the next sentence)."""
+        if self._shown is not None and self.detail_label.text():
+            self.detail_label.setText(self._detail(self._shown))
+            self._fit_wrapped()
 
     def show_error(self, message: str) -> None:
         """Show why a translation failed; the previous translation goes, as it no longer matches."""

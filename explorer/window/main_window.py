@@ -283,6 +283,18 @@ class MainWindow(WindowDisplay, QMainWindow):
         # language shown, not data (the walk kept it, formatted into "{pair} (built-in)", in English).
         if self.controller.info is not None:  # none: the panel's "Loading…" or "No model loaded" is walked
             self.info_panel.set_info(self.controller.info)
+            self.setWindowTitle(self._title(self.controller.info))  # "{name}" holds the pair too
+        # Texts joined from several tr() pieces, which the walk cannot take apart: made again from what
+        # they show (they stayed in the old language until the next sentence).
+        self.translate_panel.retranslate()
+        self.step_view.retranslate()
+
+    @staticmethod
+    def _model_name(info) -> str:
+        return builtin_display_name(info.path) or model_display_name(info.path)
+
+    def _title(self, info) -> str:
+        return tr("Attention Explorer — {name}", name=self._model_name(info))
 
     def is_empty_state(self) -> bool:
         return self.attention_stack.currentWidget() is self.empty_state
@@ -292,9 +304,9 @@ class MainWindow(WindowDisplay, QMainWindow):
     def _on_model_loaded(self, info) -> None:
         self.info_panel.set_info(info)
         self.device_label.setText(tr("Device: {device}", device=info.device))
-        name = builtin_display_name(info.path) or model_display_name(info.path)
+        name = self._model_name(info)
         mark_loaded(self, info.path)
-        self.setWindowTitle(tr("Attention Explorer — {name}", name=name))
+        self.setWindowTitle(self._title(info))
         self.show_status(tr("Loaded {name}", name=name))
         self.pe_tab.set_model(info)
         self.translate_panel.set_model_ready(True)
