@@ -11,7 +11,16 @@ import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QMessageBox
 
-from explorer.lecture.lesson_file import FORMAT, VERSION, LessonError, Slide, dump_lesson, parse_lesson, read_lesson
+from explorer.lecture.lesson_file import (
+    FORMAT,
+    VERSION,
+    LessonError,
+    Slide,
+    dump_lesson,
+    parse_lesson,
+    read_lesson,
+    read_lesson_model,
+)
 from tests.explorer.conftest import make_synthetic_maps
 
 TIMEOUT = 10_000
@@ -197,6 +206,8 @@ def test_the_sample_lesson_fits_the_built_in_model():
     model = json.loads((root / "assets" / "models" / "en-de" / "config.json").read_text())["model"]
     slides = read_lesson(root / "docs" / "lessons" / "attention-basics.json", model["n_layers"], model["n_heads"])
     assert [s.view for s in slides] == ["head", "grid", "head", "head", "clock"] and slides[3].cell == (2, 1)
+    # it names its model, so the Chinese window (which starts on en-zh) opens the German one to play it
+    assert read_lesson_model(root / "docs" / "lessons" / "attention-basics.json") == "en-de"
 
 
 HOSTILE = [
