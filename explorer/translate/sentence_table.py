@@ -9,7 +9,7 @@ sentence's attention: the maps, the Step tab and the formula dock then all show 
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QColor, QTextCharFormat, QTextCursor
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QPlainTextEdit, QTableWidget, QTableWidgetItem
 
@@ -49,6 +49,21 @@ def show_paragraph_text(view: QPlainTextEdit, paragraph: Paragraph, translation)
     cursor.setPosition(start)
     cursor.setPosition(end, QTextCursor.MoveMode.KeepAnchor)
     cursor.mergeCharFormat(mark)
+    _bring_into_sight(view, start, end)
+    # Again once the panel has laid itself out: the box may change height with the lines under it.
+    QTimer.singleShot(0, view, lambda: _bring_into_sight(view, start, end))
+
+
+def _bring_into_sight(view: QPlainTextEdit, start: int, end: int) -> None:
+    """Scroll so that the sentence from ``start`` to ``end`` is seen whole (its start, if it is taller than
+    the box), the cursor left at its start. Its start alone was scrolled to: a sentence of two lines at
+    the box's bottom edge showed only its first."""
+    if start > len(view.toPlainText()):
+        return  # another text came meanwhile
+    cursor = QTextCursor(view.document())
+    cursor.setPosition(min(end, len(view.toPlainText())))
+    view.setTextCursor(cursor)
+    view.ensureCursorVisible()
     cursor.setPosition(start)
     view.setTextCursor(cursor)
     view.ensureCursorVisible()

@@ -105,3 +105,37 @@ def test_an_empty_or_looping_sentence_is_marked_in_its_row_not_dropped(qtbot):
     assert rows[1] == ("Hm.", "[no translation came out]")
     assert rows[2][1].endswith("[the model repeated itself]")
     assert "1 came out empty" in panel.detail_label.text()
+
+
+def test_the_chosen_sentence_is_scrolled_whole_into_the_translation_box(qtbot):
+    """Choosing row 3 of a long text left its underlined sentence cut off at the box's bottom edge."""
+    from dataclasses import replace  # noqa: PLC0415
+
+    panel = TranslatePanel()
+    qtbot.addWidget(panel)
+    panel.resize(320, 700)
+    panel.show()
+    qtbot.waitExposed(panel)
+    lines = [f"Satz {i} ist ein ziemlich langer Satz, der in diesem schmalen Feld zwei Zeilen braucht."
+             for i in range(1, 9)]
+    text = "\n".join(lines)
+    spans, start = [], 0
+    for line in lines:
+        spans.append((start, start + len(line)))
+        start += len(line) + 1
+    sentences = tuple(ParagraphSentence(f"Sentence {i}.", line, 0, "", span)
+                      for i, (line, span) in enumerate(zip(lines, spans), 1))
+    view = panel.translation_view
+    for chosen in (2, 7, 0):
+        words = lines[chosen].split()
+        t = replace(make_translation(" ".join(reversed(words))),
+                    paragraph=Paragraph(" ".join(s.source for s in sentences), text, sentences, chosen))
+        panel.set_translation(t)
+        qtbot.wait(20)
+        a, b = spans[chosen]
+        viewport = view.viewport().rect()
+        for position in (a, b):
+            cursor = QTextCursor(view.document())
+            cursor.setPosition(position)
+            rect = view.cursorRect(cursor)
+            assert viewport.contains(rect), (chosen, position, rect, viewport)
