@@ -1628,16 +1628,16 @@ or train a new model on a parallel corpus.</source>
       <translation>演示模式(&amp;P)</translation>
     </message>
     <message>
-      <source>Model &amp;info</source>
-      <translation>模型信息(&amp;I)</translation>
+      <source>&amp;Model info</source>
+      <translation>模型信息(&amp;M)</translation>
     </message>
     <message>
       <source>Research &amp;workbench</source>
       <translation>研究工作台(&amp;W)</translation>
     </message>
     <message>
-      <source>Attention &amp;formula</source>
-      <translation>注意力公式(&amp;F)</translation>
+      <source>&amp;Attention formula</source>
+      <translation>注意力公式(&amp;A)</translation>
     </message>
     <message>
       <source>&amp;Beam hypotheses</source>

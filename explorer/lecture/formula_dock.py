@@ -30,7 +30,7 @@ def install_formula_dock(docks: Docks, sentence: Sentence, attention: AttentionP
     docks.add(dock)
     dock.hide()
     action = dock.toggleViewAction()
-    action.setText("Attention &formula")
+    action.setText("&Attention formula")
     menu.addAction(action)
 
     def on_toggled(on: bool) -> None:

@@ -68,7 +68,7 @@ def build_menus(window) -> None:
     w.presentation.active_changed.connect(w.presentation_action.setChecked)  # also when Esc leaves the mode
     # A lambda taking the flag: handed setVisible itself, PySide picks the argument-less overload
     # of ``triggered`` and the call fails with a TypeError.
-    w.info_action = add_action(w, view_menu, "Model &info", lambda: None, [], checkable=True)
+    w.info_action = add_action(w, view_menu, "&Model info", lambda: None, [], checkable=True)
     w.info_action.setChecked(True)
     w.info_action.toggled.connect(lambda on: w.info_panel.setVisible(on))
     # Presentation mode hides the menu bar; shortcuts of actions in hidden menus stop working,
