@@ -552,8 +552,8 @@ B 的译文：{text}</translation>
       <translation>维度</translation>
     </message>
     <message>
-      <source>dims {s}, {c}&lt;br&gt;one turn: {turn} pos.</source>
-      <translation>维度 {s}, {c}&lt;br&gt;转一圈：{turn} 个位置</translation>
+      <source>dims {s}, {c}&lt;br&gt;one turn: {turn} pos.</source>
+      <translation>维度 {s}, {c}&lt;br&gt;转一圈：{turn} 个位置</translation>
     </message>
     <message>
       <source>Position {pos} is beyond the longest training sentence ({n} pieces): the model never saw it.</source>

@@ -20,7 +20,7 @@ from explorer.attention.heatmap import BASE_POINT_SIZE, release_title_width
 from explorer.positional.clock import angular_speeds, clock_pairs, measured_turns, pair_columns
 from explorer.positional.clock_table import TurnTable
 from explorer.positional.encoding import sinusoidal_pe
-from explorer.positional.fitting import span_title, wrap_title
+from explorer.positional.fitting import span_title, wrap_titles_alike
 from explorer.ui.flow_layout import FlowLayout
 from explorer.ui.i18n import N_, tr
 from explorer.ui.plain_axes import plain_axes
@@ -257,8 +257,9 @@ class ClockView(QtWidgets.QWidget):
         plots' title rows and columns for it."""
         room = 0.6 * cell_w if side else cell_w
         tall = wide = 0.0
+        wrap_titles_alike([clock["plot"] for clock in self.clocks], [clock["title"] for clock in self.clocks],
+                          self._text.name(), self._point_size, room, max_lines=4)
         for clock in self.clocks:
-            wrap_title(clock["plot"], clock["title"], self._text.name(), self._point_size, room, max_lines=4)
             text = clock["plot"].titleLabel.item.boundingRect()
             tall, wide = max(tall, text.height()), max(wide, text.width())
         if side:
@@ -354,7 +355,8 @@ class ClockView(QtWidgets.QWidget):
             turn = 2.0 * math.pi / speeds[pair]
             turn_text = f"{turn:,.0f}" if turn >= 100 else f"{turn:.3g}"
             clock["pair"] = pair
-            clock["title"] = tr("dims {s}, {c}<br>one turn: {turn} pos.", s=s, c=c, turn=turn_text)
+            # A no-break space keeps a pair of dimensions on one line ("dims 14, 15", never "14," over "15").
+            clock["title"] = tr("dims {s},\u00a0{c}<br>one turn: {turn} pos.", s=s, c=c, turn=turn_text)
             clock["plot"].setTitle(clock["title"], color=self._text.name(), size=self._font_size)
             release_title_width(clock["plot"])  # a long title must not push the last clock off a 1024-px screen
         self._pe_rows = np.zeros((0, self._d_model), np.float32)

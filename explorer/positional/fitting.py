@@ -111,6 +111,24 @@ def wrap_title(plot, text: str, color: str, point_size: float, width: float, max
     the title row as tall as those lines; where it needs more than ``max_lines`` lines (the
     lines ``text`` has of its own not counted), a size down to ``smallest`` × ``point_size`` that needs
     fewer. Returns the row's height."""
+    return _wrap(plot, text, color, point_size, width, max_lines, smallest)[0]
+
+
+def wrap_titles_alike(plots: list, texts: list[str], color: str, point_size: float, width: float,
+                      max_lines: int = 2, smallest: float = 0.8) -> None:
+    """``wrap_title`` for a row of plots whose titles must read as one set (the clocks): where one title
+    had to be made smaller, all are set at that size. Each alone, the Chinese clocks' first three titles
+    stood large over "6.28 个位 / 置" and the other five small (a walk-through under the formula dock)."""
+    sizes = [_wrap(plot, text, color, point_size, width, max_lines, smallest)[1] for plot, text in zip(plots, texts)]
+    size = min(sizes, default=point_size)
+    if any(s != size for s in sizes):
+        for plot, text in zip(plots, texts):
+            _wrap(plot, text, color, size, width, max_lines, 1.0)  # 1.0: no smaller than the set's size
+
+
+def _wrap(plot, text: str, color: str, point_size: float, width: float, max_lines: int,
+          smallest: float) -> tuple[float, float]:
+    """``wrap_title``'s work; returns (the row's height, the size the title was set at)."""
     own = text.count("<br>") + 1
     size = point_size
     while True:
@@ -136,7 +154,7 @@ def wrap_title(plot, text: str, color: str, point_size: float, width: float, max
     plot.layout.setRowFixedHeight(0, height)
     label.updateMin()
     label.resizeEvent(None)
-    return height
+    return height, size
 
 
 def title_fits(plot) -> bool:

@@ -115,4 +115,40 @@ def test_a_loaded_model_redraws_the_table_once_and_keeps_the_clocks_plots(qtbot,
     speeds = angular_speeds(256)
     for clock in tab.clock.clocks:
         s, c = pair_columns(clock["pair"], 256, "halves")
-        assert clock["title"].startswith(f"dims {s}, {c}<br>") and speeds[clock["pair"]] > 0
+        assert clock["title"].startswith(f"dims {s},\u00a0{c}<br>") and speeds[clock["pair"]] > 0
+
+
+def _lines(document) -> list[str]:
+    """The lines a text document is laid out in, as text."""
+    out, block = [], document.begin()
+    while block.isValid():
+        layout, text = block.layout(), block.text()
+        out += [text[layout.lineAt(i).textStart():layout.lineAt(i).textStart() + layout.lineAt(i).textLength()]
+                for i in range(layout.lineCount())]
+        block = block.next()
+    return out
+
+
+@pytest.mark.parametrize("language", ["en", "zh_CN"])
+def test_the_clock_titles_share_one_size_under_the_formula_dock(qtbot, language):
+    """Each title used to be made smaller on its own: under the dock the Chinese first three stood large
+    over "6.28 个位 / 置", the other five small."""
+    from explorer.ui.i18n import install_language  # noqa: PLC0415
+
+    assert install_language(language) == ""
+    try:
+        view = ClockView()
+        qtbot.addWidget(view)
+        view.resize(740, 190)  # the clock tab's canvas at 1024 × 768 with the formula dock open
+        view.show()
+        qtbot.waitExposed(view)
+        view.set_model(256)
+        qtbot.wait(20)
+        view.fit_titles()
+        sizes = {c["plot"].titleLabel.opts["size"] for c in view.clocks}
+        assert len(sizes) == 1, sizes
+        for clock in view.clocks:  # a pair of dimensions stays on one line: "维度 254, 255", never "254," over "255"
+            lines = _lines(clock["plot"].titleLabel.item.document())
+            assert not any(line.strip()[:1].isdigit() and "," not in line for line in lines[:2]), lines
+    finally:
+        install_language("en")
