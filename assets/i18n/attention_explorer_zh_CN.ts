@@ -340,8 +340,8 @@ then open the folder it writes with File › Open model folder…</source>
       <translation>已停止；已保存</translation>
     </message>
     <message>
-      <source>{k} of {n} pieces {verb} unknown to this model (characters its vocabulary never saw), so the translation may be wrong</source>
-      <translation>{n} 个子词中有 {k} 个是这个模型不认识的（其词表中从未出现过这些字符），因此译文可能有误</translation>
+      <source>{k} of {n} characters {verb} unknown to this model (its vocabulary never saw them), so the translation may be wrong</source>
+      <translation>{n} 个字符中有 {k} 个是这个模型不认识的（其词表中从未出现过），因此译文可能有误</translation>
     </message>
     <message>
       <source>{n_in} → {n_out} pieces · score {score:.2f}</source>

@@ -42,9 +42,9 @@ def _unknown_note(translation) -> str:
     """Translation.unknown_note() in the window's language (the records, torch- and Qt-free, speak English)."""
     if not translation.unknown_pieces:
         return ""
-    return tr("{k} of {n} pieces {verb} unknown to this model (characters its vocabulary never saw), "
-              "so the translation may be wrong", k=translation.unknown_pieces, n=len(translation.source_pieces),
-              verb="is" if translation.unknown_pieces == 1 else "are")
+    k, n = translation.unknown_characters()
+    return tr("{k} of {n} characters {verb} unknown to this model (its vocabulary never saw them), "
+              "so the translation may be wrong", k=k, n=n, verb="is" if k == 1 else "are")
 
 
 def _heading(text: str) -> QLabel:

@@ -199,7 +199,7 @@ def test_the_unknown_pieces_note_is_said_in_chinese(qtbot, english_after):
     assert panel.unknown_label.text() == translation.unknown_note()  # English: word for word the records' note
     i18n.install_language("zh_CN")
     panel.set_translation(translation)
-    assert panel.unknown_label.text().startswith("4 个子词中有 2 个是这个模型不认识的")
+    assert panel.unknown_label.text().startswith("7 个字符中有 2 个是这个模型不认识的")
 
 
 def test_the_training_workers_notes_are_logged_in_chinese(qtbot, english_after):

@@ -14,12 +14,17 @@ ASSET = REPO_ROOT / "assets" / "models" / "en-de"
 needs_model = pytest.mark.skipif(not (ASSET / "config.json").is_file(), reason="no built-in model shipped")
 
 
-def test_note_counts_and_grammar():
+def test_note_counts_characters_and_grammar():
     pieces = ("▁I", "▁love", "▁", "<unk>", "▁apples", ".")
-    assert Translation("x", "y", pieces, ()).unknown_note() == ""
-    one = Translation("x", "y", pieces, (), unknown_pieces=1).unknown_note()
-    assert one.startswith("1 of 6 pieces is unknown to this model")
-    assert Translation("x", "y", pieces, (), unknown_pieces=3).unknown_note().startswith("3 of 6 pieces are unknown")
+    assert Translation("I love 🍎 apples.", "y", pieces, ()).unknown_note() == ""
+    one = Translation("I love 🍎 apples.", "y", pieces, (), unknown_pieces=1).unknown_note()
+    assert one.startswith("1 of 13 characters is unknown to this model")  # the spaces not counted
+    # One <unk> piece can stand for a whole run: Chinese into the English model is nearly all unknown.
+    chinese = Translation("我今天很忙，明天再说。", "y", ("▁", "<unk>", "，", "<unk>"), (), unknown_pieces=2)
+    assert chinese.unknown_characters() == (10, 11)
+    assert chinese.unknown_note().startswith("10 of 11 characters are unknown to this model")
+    # never fewer than one character per <unk> piece, even where normalisation made the known ones longer
+    assert Translation("ﬁ x", "y", ("▁fi", "▁", "<unk>"), (), unknown_pieces=1).unknown_characters() == (1, 2)
 
 
 @needs_model
@@ -29,8 +34,7 @@ def test_cli_warns_for_emoji_and_not_for_english(capsys):
     record = json.loads(out)
     unk = record["source_tokens"].count("<unk>")
     assert unk >= 2 and record["unknown_pieces"] == unk  # the emoji and the Chinese are two runs of <unk>
-    n = len(record["source_tokens"]) - 1  # without </s>
-    assert f"warning: {unk} of {n} pieces are unknown to this model" in err
+    assert "warning: 3 of 18 characters are unknown to this model" in err  # 🍎 and 你好, of the 18 not spaces
     assert main(["translate", "--model", str(ASSET), "--beam", "1", "I love apples."]) == 0
     out, err = capsys.readouterr()
     assert out.strip() and "unknown" not in err
