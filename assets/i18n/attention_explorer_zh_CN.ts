@@ -340,6 +340,10 @@ then open the folder it writes with File › Open model folder…</source>
       <translation>已停止；已保存</translation>
     </message>
     <message>
+      <source>the same words as another row, split into other pieces: beam search keeps both</source>
+      <translation>与另一行的词相同，只是切分成了不同的子词：束搜索两者都保留</translation>
+    </message>
+    <message>
       <source>{k} of {n} characters {verb} unknown to this model (its vocabulary never saw them), so the translation may be wrong</source>
       <translation>{n} 个字符中有 {k} 个是这个模型不认识的（其词表中从未出现过），因此译文可能有误</translation>
     </message>

@@ -10,6 +10,7 @@ from __future__ import annotations
 from PySide6 import QtCore, QtGui, QtWidgets
 
 from explorer.attention.tokens import display_piece
+from explorer.ui.i18n import N_, tr
 from explorer.ui.style import ACCENT, MUTED
 from model.records import Hypothesis
 
@@ -22,6 +23,24 @@ def hypothesis_text(pieces) -> str:
         # beside the bars' "␣"; write them as the axes and the bars do.
         text = " ".join(display_piece(p) for p in pieces if p != "</s>")
     return (text + " </s>").strip() if pieces and pieces[-1] == "</s>" else text
+
+
+def pieces_text(pieces) -> str:
+    """The pieces as text with "·" where one piece ends and the next goes on the same word: for two
+    hypotheses that read the same but were split differently ("我喜欢·读书·。" and "我喜欢·读·书·。")."""
+    out = ""
+    for p in pieces:
+        if p == "</s>":
+            continue
+        if p.startswith("\u2581"):
+            out += " " + p[1:]
+        else:
+            out += ("·" if out else "") + p
+    text = out.strip()
+    return (text + " </s>").strip() if pieces and pieces[-1] == "</s>" else text
+
+
+SAME_WORDS_TIP = N_("the same words as another row, split into other pieces: beam search keeps both")
 
 
 class HypothesisTable(QtWidgets.QTableWidget):
@@ -45,10 +64,16 @@ class HypothesisTable(QtWidgets.QTableWidget):
         bold = QtGui.QFont(self.font())
         bold.setBold(True)
         marked = None
+        plain = [hypothesis_text(h.pieces) for h in hypotheses]
         for row, h in enumerate(hypotheses):
-            text = ("✓ " if h.finished else "") + hypothesis_text(h.pieces)
+            # Two rows that read alike would look like one hypothesis listed twice (a walk-through saw
+            # "✓ 我喜欢读书。 </s>" twice): those show where their pieces part.
+            twin = plain.count(plain[row]) > 1
+            text = ("✓ " if h.finished else "") + (pieces_text(h.pieces) if twin else plain[row])
             cells = (QtWidgets.QTableWidgetItem(text), QtWidgets.QTableWidgetItem(f"{h.score:.2f}"))
             tip = " ".join(h.pieces) + ("\nended: its score is divided by the length penalty" if h.finished else "")
+            if twin:
+                tip += "\n" + tr(SAME_WORDS_TIP)
             for col, item in enumerate(cells):
                 item.setToolTip(tip)
                 if tuple(h.pieces) == tuple(followed):

@@ -260,3 +260,19 @@ def test_playing_the_steps_keeps_the_two_maps_split_where_it_was(qtbot):
     assert len(set(splits)) == 1, splits
     m.resize(900, 320)  # a new width shares it again
     assert settled() != splits[0]
+
+
+def test_two_hypotheses_that_read_alike_show_where_their_pieces_part(qtbot):
+    """'✓ 我喜欢读书。 </s>' twice, scored -1.89 and -2.82, read as one hypothesis listed twice."""
+    from explorer.lecture.step_beam import HypothesisTable  # noqa: PLC0415
+    from model.records import Hypothesis  # noqa: PLC0415
+
+    table = HypothesisTable()
+    qtbot.addWidget(table)
+    table.set_hypotheses((Hypothesis(("\u2581我喜欢", "读书", "。", "</s>"), -1.89, True),
+                          Hypothesis(("\u2581我喜欢", "读", "书", "。", "</s>"), -2.82, True),
+                          Hypothesis(("\u2581我", "爱", "书"), -3.5)))
+    texts = [t for t, _ in table.texts()]
+    assert texts == ["✓ 我喜欢·读书·。 </s>", "✓ 我喜欢·读·书·。 </s>", "我爱书"]  # the third has no twin
+    assert "split into other pieces" in table.item(0, 0).toolTip()
+    assert "split" not in table.item(2, 0).toolTip()
