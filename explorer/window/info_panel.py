@@ -127,7 +127,10 @@ class InfoPanel(QWidget):
         self._set("Device", info.device)
         # The weights' terms (the built-in models are GPL-2.0-or-later, the code MIT); a model trained here
         # says nothing, and it takes the terms of the data it was trained on.
-        self._set("Licence", info.licence or tr("not stated: a model takes the terms of its training data"),
+        # A web address may break after its slashes (a zero-width space): "www.manythings.org/anki" was wider
+        # than the column at 1024 × 768 and ran past its edge.
+        licence = (info.licence or "").replace("/", "/\u200b")
+        self._set("Licence", licence or tr("not stated: a model takes the terms of its training data"),
                   tooltip=tr("What the weights are distributed under (the model folder's LICENSE or card); "
                              "Attention Explorer's code is MIT-licensed"))
         self._set("Note", info.note)
@@ -138,8 +141,8 @@ class InfoPanel(QWidget):
             self.config_table.setItem(row, 1, QTableWidgetItem(str(value)))
 
     def value(self, field: str) -> str:
-        """The text shown for one headline field (used by tests and copy-paste)."""
-        return self._values[field].text()
+        """The text shown for one headline field (used by tests and copy-paste), without the break marks."""
+        return self._values[field].text().replace("\u200b", "")
 
     def config_value(self, key: str) -> str | None:
         for row in range(self.config_table.rowCount()):
