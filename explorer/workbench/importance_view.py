@@ -64,6 +64,9 @@ class ImportanceView(QtWidgets.QWidget):
         self.curve_plot.setLabel("bottom", "heads removed (least important first)")
         self.curve_plot.setLabel("left", "BLEU")
         self.curve_plot.setMinimumHeight(140)
+        # Room over the plot and right of it for the half of the top and last tick labels that sticks out
+        # past the axes' ends: the "1.0" at the top of the BLEU axis was cut in half.
+        self.curve_plot.getPlotItem().layout.setContentsMargins(2, 10, 12, 2)
         self._fit_axis_titles()
         self.curve = self.curve_plot.plot([], [], pen=pg.mkPen(CURVE_PEN, width=2), symbol="o", symbolSize=4,
                                           symbolBrush=CURVE_PEN)

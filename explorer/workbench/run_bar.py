@@ -44,6 +44,8 @@ class RunBar(QtWidgets.QWidget):
         self.progress = QtWidgets.QProgressBar()
         self.progress.setMinimumWidth(120)
         self.progress.setFormat("%v / %m")
+        # Hidden until a first run: an empty bar on a row of its own read as a text box to type into.
+        self.progress.hide()
         self.eta_label = QtWidgets.QLabel("")
         self.message = QtWidgets.QLabel("")
         self.message.setWordWrap(True)
@@ -92,6 +94,7 @@ class RunBar(QtWidgets.QWidget):
         for w in (self.count, self.choose_button, self.heldout_button):
             w.setEnabled(not running)
         if running:
+            self.progress.show()  # and kept after the run, with how far it got
             self.progress.setRange(0, 0)  # busy until the first report says how many steps
             self.eta_label.setText(format_eta(None))
             self.message.setText("")

@@ -45,6 +45,7 @@ def bench(qtbot, tiny_model_dir, tmp_path):
 
 def _run_importance(qtbot, wb, files):
     bar = wb.importance_view.run_bar
+    assert bar.progress.isHidden()  # no empty bar (it read as a text box) before a first run
     bar.set_files(*files)
     bar.count.setValue(0)  # all four sentences
     seen = []  # what the view said it showed when the estimate arrived, and whether the run still went on
@@ -75,6 +76,7 @@ def test_importance_grid_fills_from_a_run_and_exports(qtbot, bench, files, tiny_
     assert view.shown.text() == SHOWN_EXACT and view.estimate is None
     n = 3 * 2 * 4
     assert view.run_bar.progress.maximum() == 1 + 2 * n and view.run_bar.progress.value() == 1 + 2 * n
+    assert not view.run_bar.progress.isHidden()  # shown from the run on, with how far it got
     headless = head_importance(load_model(tiny_model_dir), SRC, REF)
     assert headless.to_json() == result.to_json()
     # Each cell holds the BLEU lost without that head; the largest drop gets the top colour of the scale.
