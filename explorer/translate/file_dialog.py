@@ -72,8 +72,12 @@ class TranslateFileDialog(QDialog):
         for b in (self.choose_button, self.cancel_button, self.close_button):
             buttons.addWidget(b)
         layout = QVBoxLayout(self)
-        for w in (self.file_label, self.bar, self.status, self.review_label, self.review):
+        for w in (self.file_label, self.bar, self.status, self.review_label):
             layout.addWidget(w)
+        # The list takes the spare height when it shows; without it a stretch does, so the lines stay
+        # together at the top (a refused file's reason stood alone half-way down a blank dialog).
+        layout.addWidget(self.review, 100)
+        layout.addStretch(1)
         layout.addLayout(buttons)
         self.choose_button.clicked.connect(self.choose)
         self.cancel_button.clicked.connect(self.cancel)

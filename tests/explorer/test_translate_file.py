@@ -77,3 +77,9 @@ def test_no_model_and_a_file_that_is_not_text_are_one_line(qtbot, tmp_path, tiny
     assert "\n" not in failed.args[0] and "photo.txt" in failed.args[0]
     assert not list(tmp_path.glob("photo.de*"))
     d.shutdown()
+    # The reason sits right under the file's name, not half-way down a blank dialog.
+    d.show()
+    qtbot.waitExposed(d)
+    qtbot.wait(10)
+    gap = d.status.geometry().top() - d.file_label.geometry().top()  # the label grew with the spare height
+    assert gap < 4 * d.fontMetrics().height(), gap
