@@ -26,7 +26,12 @@ pytestmark = [pytest.mark.skipif(not (DATA / "config.json").is_file(),
                                  reason=f"{DATA} (opus-mt-uk-en's files without weights) is not here"),
               pytest.mark.slow]
 
-LOGITS_TOL, ATTENTION_TOL = 1e-4, 1e-5
+# Our inference products run through oneDNN's packed weights (model/packed_linear.py), which sum in
+# another order than transformers' plain products: the same fp32 arithmetic, each about as far from a
+# float64 reference (a 6 × 512 × 1,024 product: 6.5e-5 against 2.6e-5 at entries ~77). At this model's
+# size that reads 1.1e-4 on logits of ±10 and 5.5e-5 on attention weights (measured 2026-12-04), against
+# 2.2e-5 and "identical" with plain products; relative to the values, ~1e-5 either way.
+LOGITS_TOL, ATTENTION_TOL = 3e-4, 1.5e-4
 SENTENCES = [
     "Добрий день!",
     "Як справи?",
