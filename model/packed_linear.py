@@ -29,8 +29,11 @@ from torch.utils.weak import WeakIdKeyDictionary
 PACKED_ROWS = 2  # the fewest rows (positions, beams, sentences) a product runs through a packed copy
 
 # Per weight tensor: {row range: (weight and bias versions when packed, packed weight, bias)}. The
-# versions make a copy stale once the weight is changed in place (an optimizer step, the live probe's
-# training between two probe translations); the weak keys let a dropped model take its copies with it.
+# versions make a copy stale once the weight is changed in place by an ordinary op; the weak keys let a
+# dropped model take its copies with it. A fused optimizer step does not count as a change of version
+# (torch 2.13: ``Adam(fused=True)`` leaves ``_version`` at 0 on the CPU), so code that trains calls
+# ``forget`` after each step: without it a run's validation and live probe used the weights of their
+# first pass ever after (valid loss rising while the saved checkpoints translated well).
 _PACKED: WeakIdKeyDictionary = WeakIdKeyDictionary()
 _LOCK = threading.Lock()  # the model worker and a training run may pack at the same time
 
@@ -67,6 +70,14 @@ def _copy(weight: Tensor, bias: Tensor | None, rows: slice | None) -> tuple[Tens
                     None if b is None else b.contiguous())
             _PACKED.setdefault(weight, {})[key] = held
     return held[1], held[2]
+
+
+def forget(module: nn.Module) -> None:
+    """Drop the packed copies of ``module``'s parameters, to be made again from their values at the next
+    inference pass: after a training step, which may change weights without a new version."""
+    if _PACKED:
+        for p in module.parameters():
+            _PACKED.pop(p, None)
 
 
 def _plain(weight: Tensor, bias: Tensor | None, rows: slice | None) -> tuple[Tensor, Tensor | None]:

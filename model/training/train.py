@@ -24,6 +24,7 @@ from pathlib import Path
 
 import torch
 
+from model import packed_linear
 from model.config import TrainConfig
 from model.errors import UserError
 from model.files import remove_stale_temps
@@ -175,6 +176,7 @@ def _train(cfg: TrainConfig, data: Data, control: TrainControl, resume: Path | N
                 scaler.update()
             else:
                 optimizer.step()
+            packed_linear.forget(model)  # the fused step changes weights without a new version
         except torch.cuda.OutOfMemoryError:
             optimizer.zero_grad(set_to_none=True)
             yield record("error", message=f"the GPU ran out of memory at step {step + 1} with batches of "
