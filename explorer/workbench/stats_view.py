@@ -10,8 +10,9 @@ from __future__ import annotations
 import numpy as np
 from PySide6 import QtCore, QtWidgets
 
+from explorer.attention.controls import SHORT_LABELS
 from explorer.ui.colormaps import DEFAULT_COLORMAP
-from explorer.ui.i18n import tr
+from explorer.ui.i18n import tr, translate
 from explorer.workbench.run_bar import RunBar
 from explorer.workbench.value_grid import GRID_TITLES, ValueGrid
 from model.records import KINDS
@@ -58,7 +59,9 @@ class StatsView(QtWidgets.QWidget):
         self.stat_combo.addItems(STATS)
         for i, s in enumerate(STATS):
             self.stat_combo.setItemData(i, STAT_TIPS[s], QtCore.Qt.ItemDataRole.ToolTipRole)
-        self.stat_combo.currentTextChanged.connect(lambda _: self._fill_grids())
+        # By index: the items are translated in the Chinese window, and the text looked up in the English
+        # STATS raised ValueError on every choice there (the grids stayed on entropy).
+        self.stat_combo.currentIndexChanged.connect(lambda _: self._fill_grids())
         self.export_button = QtWidgets.QPushButton("Export CSV…")
         self.export_button.setEnabled(False)
         self.export_button.clicked.connect(self._export_dialog)
@@ -98,6 +101,8 @@ class StatsView(QtWidgets.QWidget):
             for c, name in enumerate(COLUMNS):
                 v = row[name]
                 text = "–" if v is None else (f"{v:.3f}" if isinstance(v, float) else str(v))
+                if name == "kind":  # in the window's language, as the attention buttons name the kinds
+                    text = translate(SHORT_LABELS[v])
                 self.table.setItem(r, c, NumberItem(v, text))
         self.table.setSortingEnabled(True)
         self.table.resizeColumnsToContents()
@@ -108,7 +113,7 @@ class StatsView(QtWidgets.QWidget):
     def _fill_grids(self) -> None:
         if self.table_data is None:
             return
-        k = STATS.index(self.stat_combo.currentText())
+        k = max(0, self.stat_combo.currentIndex())
         values = {kind: self.table_data.values[kind][:, :, k] for kind in KINDS}
         finite = np.concatenate([v[np.isfinite(v)] for v in values.values()])
         levels = (float(finite.min()), float(finite.max())) if finite.size else None

@@ -300,3 +300,27 @@ def test_a_built_in_models_name_follows_a_language_switch(loaded, english_after)
     assert name.text() == "英语 → 中文（内置）"
     set_language(loaded, "en")
     assert name.text() == "English → Chinese (built-in)"
+
+
+def test_the_chinese_statistics_grid_follows_its_chosen_statistic(qtbot, english_after):
+    """Choosing 距离 raised ValueError (the translated item looked up in the English STATS) and the grids
+    stayed on entropy; the kind column read "encoder" in the Chinese window."""
+    import numpy as np  # noqa: PLC0415
+
+    from explorer.window.retranslate import retranslate  # noqa: PLC0415
+    from explorer.workbench.stats_view import StatsView  # noqa: PLC0415
+    from model.records import KINDS as kinds  # noqa: PLC0415
+    from model.records.research import STATS, HeadTable  # noqa: PLC0415
+
+    view = StatsView()
+    qtbot.addWidget(view)
+    i18n.install_language("zh_CN")
+    retranslate(view)
+    values = {k: np.arange(2 * 3 * len(STATS), dtype=float).reshape(2, 3, len(STATS)) + n
+              for n, k in enumerate(kinds)}
+    view.set_table(HeadTable(values=values, sentences=4))
+    distance = STATS.index("distance")
+    assert view.stat_combo.itemText(distance) != "distance"  # the case under test: a translated item
+    view.stat_combo.setCurrentIndex(distance)
+    np.testing.assert_array_equal(view.grids["cross"].values, values["cross"][:, :, distance])
+    assert view.table.item(0, 0).text() == "编码器" and view.column_values("kind")[0] == "encoder"
