@@ -100,6 +100,10 @@ class RunBar(QtWidgets.QWidget):
             self.message.setText("")
         else:
             self.eta_label.setText("")
+            if self.progress.maximum() == 0:
+                # Still "busy": no report came (a result from the cache, a run cancelled at once). A bar
+                # left striped read as work still going on beside an enabled Run.
+                self.progress.hide()
 
     def set_progress(self, p: AnalysisProgress) -> None:
         self.progress.setRange(0, p.total)

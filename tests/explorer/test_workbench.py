@@ -116,6 +116,14 @@ def test_importance_grid_fills_from_a_run_and_exports(qtbot, bench, files, tiny_
     assert hit.cached and hit.heads == result.heads and hit.curve == result.curve
     qtbot.waitUntil(lambda: view.result is not None and view.result.cached)
     assert "from the cache" in view.summary.text()
+    # Run again on the same sentences: the cache answers, and the bar is not left striped "busy" beside an
+    # enabled Run (no report came to say how far it got).
+    with qtbot.waitSignal(bench.worker.importance_ready, timeout=10_000) as blocker:
+        view.run_bar.run_button.click()
+    assert blocker.args[1].cached
+    qtbot.waitUntil(view.run_bar.run_button.isEnabled)
+    bar = view.run_bar.progress
+    assert bar.isHidden() or bar.maximum() > 0
 
 
 def test_cancel_stops_within_a_second(qtbot, bench, tmp_path):
