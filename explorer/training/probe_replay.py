@@ -118,6 +118,8 @@ class ProbeReplay(QtWidgets.QWidget):
             self.attention.set_state("cross", translation.attention.n_layers - 1, 0)
         if follow:
             self.show_snapshot(len(self._snapshots) - 1)
+        else:  # the one looked at stays, but "(1 of 30)" must count the new one too
+            self._set_label(self.slider.value())
         return first
 
     def show_snapshot(self, index: int) -> None:
@@ -127,8 +129,11 @@ class ProbeReplay(QtWidgets.QWidget):
         if self.slider.value() != index:
             self.slider.setValue(index)  # comes back here through valueChanged
             return
+        self.attention.set_maps(self._snapshots[index][1].attention)
+        self._set_label(index)
+
+    def _set_label(self, index: int) -> None:
         step, translation = self._snapshots[index]
-        self.attention.set_maps(translation.attention)
         self.label.setText(tr("Step {step}  ({i} of {n}):  {source}  →  {text}", step=step, i=index + 1,
                               n=len(self._snapshots), source=translation.source,
                               text=translation.text or tr("(nothing)")))

@@ -95,6 +95,10 @@ def redo(source: str) -> str:
     if source.startswith('["'):
         try:
             template, args = json.loads(source)
+            # An argument that tr() made itself (a kind's title, " (from the cache)") is made again too:
+            # it was formatted into the text in the old language, and stayed so ("Cross (encoder–decoder)
+            # L3 H6" in the Chinese workbench). The user's and the model's words have no source: kept.
+            args = {k: redo(source_of(v)) if isinstance(v, str) and source_of(v) else v for k, v in args.items()}
             return tr(template, **args)
         except (ValueError, TypeError, KeyError, IndexError):
             pass

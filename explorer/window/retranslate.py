@@ -61,7 +61,8 @@ def _widget_texts(w: QWidget) -> Iterator[Text]:
     if isinstance(w, QDockWidget) or w.isWindow():
         yield Text(w, "windowTitle", w.windowTitle, w.setWindowTitle)
     if isinstance(w, (QLabel, QAbstractButton)):
-        yield Text(w, "text", w.text, w.setText)
+        # An eliding label shows part of its text: the whole is what was made, and what is remembered.
+        yield Text(w, "text", getattr(w, "full_text", w.text), w.setText)
     if isinstance(w, QGroupBox):
         yield Text(w, "title", w.title, w.setTitle)
     if isinstance(w, (QLineEdit, QPlainTextEdit, QTextEdit)):

@@ -11,7 +11,7 @@ import numpy as np
 from PySide6 import QtCore, QtGui, QtWidgets
 
 from explorer.ui.colormaps import map_to_rgba, text_color_for
-from explorer.ui.i18n import N_, tr
+from explorer.ui.i18n import N_, again, tr
 from explorer.ui.title_lines import fit_lines
 
 LABEL_W, LABEL_H, TITLE_H = 28, 18, 20  # px at the least; the rows grow with the font (zoom)
@@ -209,7 +209,7 @@ class ScaleBar(QtWidgets.QWidget):
         if self.levels is None:
             return "", ""
         low, high = self.levels
-        return f"{low:.1f}", f"{high:.1f} {self.unit}".strip()
+        return f"{low:.1f}", f"{high:.1f} {again(self.unit)}".strip()  # the unit in the language shown now
 
     def changeEvent(self, event) -> None:  # noqa: N802 - Qt override: zoom changes the font
         if event.type() == QtCore.QEvent.Type.FontChange:

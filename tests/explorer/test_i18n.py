@@ -324,3 +324,19 @@ def test_the_chinese_statistics_grid_follows_its_chosen_statistic(qtbot, english
     view.stat_combo.setCurrentIndex(distance)
     np.testing.assert_array_equal(view.grids["cross"].values, values["cross"][:, :, distance])
     assert view.table.item(0, 0).text() == "编码器" and view.column_values("kind")[0] == "encoder"
+
+
+def test_a_text_made_of_translated_parts_is_remade_whole_after_a_switch(english_after):
+    """The workbench summary after a switch to Chinese kept " (from the cache)" and "Cross (encoder–decoder)
+    L3 H6" in English: the parts tr() made, formatted into a larger text, were not made again."""
+    from explorer.ui.i18n import again, tr  # noqa: PLC0415
+
+    head = tr("{kind} L{layer} H{head}", kind=tr("Cross (encoder–decoder)"), layer=3, head=6)
+    text = tr("Full model: BLEU {bleu:.1f}, chrF {chrf:.1f} on {n} sentences{cached}. Cells: BLEU lost without the "
+              "head; most important: {head}, {drop:.1f} lost.", bleu=30.0, chrf=50.0, n=10,
+              cached=tr(" (from the cache)"), head=head, drop=7.7)
+    i18n.install_language("zh_CN")
+    chinese = again(text)
+    assert "from the cache" not in chinese and "Cross" not in chinese and "交叉注意力" in chinese, chinese
+    i18n.install_language("en")
+    assert again(chinese) == text
