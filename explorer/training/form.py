@@ -22,7 +22,7 @@ from explorer.training.defaults import CORPORA, DIGIT_PROBE, PROBES, RUNS_ROOT, 
 from explorer.training.worker import CPU_BF16, TrainRequest
 from explorer.ui import style
 from explorer.ui.form_fields import PathField, spin_box
-from explorer.ui.i18n import N_, translate
+from explorer.ui.i18n import N_, tr, translate
 from model.choices import PRESETS, TrainConfig, UserError
 
 
@@ -63,6 +63,12 @@ class TrainForm(QtWidgets.QWidget):
             for label, widget in rows:
                 corpus.addRow(label, widget)
         self._corpus_form = corpus
+        # Why Start will refuse: a missing file was found only after Start (a run folder made for nothing,
+        # the panel saying "Failed").
+        self.corpus_error = style.make_error(QtWidgets.QLabel(""))
+        self.corpus_error.setWordWrap(True)
+        self.corpus_error.hide()
+        corpus.addRow(self.corpus_error)
 
         model = self._group(layout, "Model")
         self.preset_combo = QtWidgets.QComboBox()
@@ -136,6 +142,8 @@ class TrainForm(QtWidgets.QWidget):
         self.resume_field.edited.connect(self._on_resume_chosen)
         self.src_field.edited.connect(self._refresh_out)
         self.tsv_field.edited.connect(self._refresh_out)
+        for field in (self.src_field, self.tgt_field, self.tsv_field):
+            field.changed.connect(lambda _t: self.validate_model())
         self.device_combo.activated.connect(lambda _i: setattr(self, "_devices_touched", True))
         self._on_corpus()
 
@@ -185,7 +193,11 @@ class TrainForm(QtWidgets.QWidget):
         self._devices_touched = True
 
     def validate_model(self) -> bool:
-        """Check the model fields with ModelConfig's own rules; the message shows under them."""
+        """Check the corpus's files and the model fields (ModelConfig's own rules); each message shows
+        under its group, and ``validity_changed`` says whether a run can start."""
+        problem = self.corpus_problem()
+        self.corpus_error.setText(problem)
+        self.corpus_error.setVisible(bool(problem))
         try:
             self._model_config()
         except UserError as exc:
@@ -195,8 +207,20 @@ class TrainForm(QtWidgets.QWidget):
             return False
         self.model_error.setText("")
         self.model_error.hide()
+        # Start stays on for a missing file (it may be written meanwhile, which no field change would
+        # tell the form); pressing it checks again and refuses while the file is not there.
         self.validity_changed.emit(True)
-        return True
+        return not problem
+
+    def corpus_problem(self) -> str:
+        """Why the chosen corpus cannot be read ("" when it can or when no file is chosen yet: Start then
+        asks for it by name): a file that is not there."""
+        fields = {"files": (self.src_field, self.tgt_field), "tsv": (self.tsv_field,)}.get(self.corpus_kind(), ())
+        for field in fields:
+            path = field.path().strip()
+            if path and not Path(path).expanduser().is_file():
+                return tr("corpus file not found: {path}", path=path)
+        return ""
 
     def output_folder(self) -> str:
         return self.out_field.path()

@@ -150,7 +150,12 @@ class TrainPanel(QtWidgets.QWidget):
 
     def start(self) -> bool:
         """Start the run the form describes; False (with the reason shown) if it cannot start."""
-        if not self.is_idle() or not self.form.validate_model():
+        if not self.is_idle():
+            return False
+        if not self.form.validate_model():
+            if not self.form.corpus_error.isHidden():  # the form may be scrolled: show why
+                self.side_tabs.setCurrentWidget(self._scroll)
+                self._scroll.ensureWidgetVisible(self.form.corpus_error)
             return False
         try:
             request = self.form.request()
@@ -344,7 +349,8 @@ class TrainPanel(QtWidgets.QWidget):
     def _on_validity(self, ok: bool) -> None:
         self.start_button.setEnabled(ok and self.is_idle())
         if not ok:  # the form may be scrolled: bring the reason Start is disabled into view
-            self._scroll.ensureWidgetVisible(self.form.model_error)
+            corpus = not self.form.corpus_error.isHidden()
+            self._scroll.ensureWidgetVisible(self.form.corpus_error if corpus else self.form.model_error)
 
     def _on_finished(self) -> None:
         self._pending = None  # a refused run: the next Start begins afresh

@@ -281,7 +281,7 @@ def test_an_unforeseen_error_and_an_unknown_form(english_after):
 
 
 # -- end to end: the Train tab in Chinese, a run that fails ------------------------------------------------
-def test_the_chinese_train_tab_logs_a_failed_runs_error_in_chinese(qtbot, tmp_path, english_after):
+def test_the_chinese_train_tab_logs_a_failed_runs_error_in_chinese(qtbot, tmp_path, english_after, monkeypatch):
     i18n.install_language("zh_CN")
     panel = TrainPanel()
     qtbot.addWidget(panel)
@@ -289,6 +289,9 @@ def test_the_chinese_train_tab_logs_a_failed_runs_error_in_chinese(qtbot, tmp_pa
     form.corpus_combo.setCurrentIndex(form.corpus_combo.findData("tsv"))
     missing = tmp_path / "missing.tsv"
     form.tsv_field.edit.setText(str(missing))
+    assert form.corpus_error.text() == f"找不到语料文件：{missing}"  # said before Start, in Chinese
+    # A file that goes between the form's check and the worker's read: the worker's own error, logged.
+    monkeypatch.setattr(form, "corpus_problem", lambda: "")
     form.preset_combo.setCurrentText("tiny")
     form.out_field.edit.setText(str(tmp_path / "run"))
     failed: list[TrainProgress] = []

@@ -209,10 +209,14 @@ def test_missing_corpus_and_unwritable_folder_show_a_message(panel, qtbot, tmp_p
     form.corpus_combo.setCurrentText("Two aligned files")
     form.src_field.edit.setText(str(tmp_path / "missing.en"))
     form.tgt_field.edit.setText(str(tmp_path / "missing.de"))
-    assert panel.start()
-    run_until_idle(qtbot, panel)
-    assert "corpus file not found" in panel.error_text() and "missing.en" in panel.error_text()
-    assert panel.start_button.isEnabled() and not panel.stop_button.isEnabled()
+    # Said under the corpus before Start, and Start refuses: no run folder made for nothing, no "Failed".
+    assert "corpus file not found" in form.corpus_error.text() and "missing.en" in form.corpus_error.text()
+    assert not panel.start() and not (tmp_path / "run").exists()
+    assert panel.is_idle() and panel.state_label.text() != "Failed"
+    (tmp_path / "missing.en").write_text("one\n", encoding="utf-8")  # written meanwhile: Start looks again
+    assert not panel.start() and "missing.de" in form.corpus_error.text()  # the next one
+    form.corpus_combo.setCurrentText("Synthetic task")
+    assert form.corpus_error.isHidden() and panel.start_button.isEnabled()
 
     # A path below a regular file cannot be created, even by root (who ignores chmod).
     blocker = tmp_path / "file.txt"
