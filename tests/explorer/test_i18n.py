@@ -79,7 +79,7 @@ def test_texts_made_at_run_time_follow_the_language(loaded, english_after):
     assert panel.title() == "编码器–解码器交叉注意力 — 第 2 层，第 3 头"
     assert loaded.windowTitle() == "Attention Explorer — fake-model"
     assert loaded.state_label.text() == "就绪"
-    assert loaded.statusBar().findChildren(type(loaded.state_label))[1].text() == "设备：cpu"
+    assert loaded.device_label.text() == "设备：cpu"
     assert panel.statistics_text().startswith("第 2 层，第 3 头：   熵 ")
     panel.set_state("encoder", 0, 0, mean=True)  # made anew in Chinese, not translated afterwards
     assert panel.title() == "编码器自注意力 — 第 1 层，4 个头的平均"

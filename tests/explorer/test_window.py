@@ -283,3 +283,19 @@ def test_window_fits_a_1024_px_projector_and_labels_adapt(qtbot, loaded):
     rects = [b.geometry() for b in boxes]
     assert all(stats.rect().contains(r) for r in rects)
     assert not any(a.intersects(b) for i, a in enumerate(rects) for b in rects[i + 1:])
+
+
+def test_a_long_status_message_is_cut_before_the_device_and_time_not_run_under_them(qtbot, loaded):
+    """"…spm.mo Device: cpu": a model folder's long path ran under the permanent labels at 1024 × 768."""
+    win = loaded
+    win.resize(1024, 768)
+    message = "Loaded " + "/very/long/folder/name" * 12 + "/spm.model"
+    win.show_status(message)
+    qtbot.wait(20)
+    label = win.state_label
+    assert label.text() == message  # kept whole
+    assert label.shown_text().endswith("…") and label.toolTip() == message
+    right = label.mapTo(win, label.contentsRect().topRight()).x()
+    assert right < win.device_label.mapTo(win, win.device_label.rect().topLeft()).x()
+    win.show_status("Ready")
+    assert label.shown_text() == "Ready" and label.toolTip() == ""
