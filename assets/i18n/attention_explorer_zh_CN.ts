@@ -1916,6 +1916,18 @@ or train a new model on a parallel corpus.</source>
       <translation>选择文件…</translation>
     </message>
     <message>
+      <source>Cancelled.</source>
+      <translation>已取消。</translation>
+    </message>
+    <message>
+      <source>Cancelled; the previous result is shown again.</source>
+      <translation>已取消；重新显示上一次的结果。</translation>
+    </message>
+    <message>
+      <source>|∂loss/∂gate|</source>
+      <translation>|∂loss/∂gate|</translation>
+    </message>
+    <message>
       <source>Cancelled; nothing was written.</source>
       <translation>已取消，没有写入任何文件。</translation>
     </message>

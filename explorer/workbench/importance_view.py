@@ -49,6 +49,7 @@ class ImportanceView(QtWidgets.QWidget):
         self.summary = QtWidgets.QLabel(HINT)
         self.summary.setWordWrap(True)
         self.estimate = None  # the GradientImportance shown until the exact result arrives
+        self._kept = None  # (exact result, shape) an estimate replaced, until the run ends
         self.shown = QtWidgets.QLabel("")  # says which measure the grids show
         self.shown.setWordWrap(True)
         self.export_button = QtWidgets.QPushButton("Export…")
@@ -87,7 +88,7 @@ class ImportanceView(QtWidgets.QWidget):
 
     def set_result(self, result: Importance, n_layers: int, n_heads: int) -> None:
         """Fill the grids and the curve from ``result`` of a model with this many layers and heads."""
-        self.result, self.shape, self.estimate = result, (n_layers, n_heads), None
+        self.result, self.shape, self.estimate, self._kept = result, (n_layers, n_heads), None, None
         self.shown.setText(translate(SHOWN_EXACT))
         drops = {k: result.drop_grid(k, n_layers, n_heads) for k in KINDS}
         top = max([float(np.nanmax(d)) for d in drops.values() if np.isfinite(d).any()] + [1e-9])
@@ -106,13 +107,18 @@ class ImportanceView(QtWidgets.QWidget):
 
     def set_estimate(self, estimate, n_layers: int, n_heads: int) -> None:
         """Show the gradient estimate (``GradientImportance``) while the exact run goes on: the grids
-        coloured by |∂loss/∂gate|, no pruning curve (it needs the exact run)."""
+        coloured by |∂loss/∂gate|, no pruning curve (it needs the exact run). An exact result shown
+        before is kept aside: a run cancelled now brings it back (``restore``)."""
+        if self.result is not None:
+            self._kept = (self.result, self.shape)
         self.result, self.estimate, self.shape = None, estimate, (n_layers, n_heads)
         self.shown.setText(translate(SHOWN_ESTIMATE))
         grids = {k: estimate.grid(k, n_layers, n_heads) for k in KINDS}
         top = max([float(np.nanmax(g)) for g in grids.values() if np.isfinite(g).any()] + [1e-9])
         for k in KINDS:
             self.grids[k].set_values(grids[k], levels=(0.0, top), fmt="{:.2f}")
+        # The scale says what the colours are now: it still read "0.0 … 7.7 BLEU lost" of the run before.
+        self.scale_bar.set_levels(0.0, top, tr("|∂loss/∂gate|"))
         self.curve.setData([], [])
         best = max(estimate.scores, key=lambda s: s[1])
         self.summary.setText(tr("Loss {loss:.3f} on {n} sentences. Cells: |∂loss/∂gate|; largest {head}, {value:.2f}.",
@@ -136,9 +142,17 @@ class ImportanceView(QtWidgets.QWidget):
             axis = self.curve_plot.getAxis(name)
             axis.setLabel(axis.labelText, **{"font-size": f"{self._axis_point_size:.1f}pt"})
 
+    def restore(self) -> bool:
+        """After a cancelled run: the exact result shown before its estimate, again; False when none."""
+        kept, self._kept = self._kept, None
+        if kept is None:
+            return False
+        self.set_result(kept[0], *kept[1])
+        return True
+
     def clear(self) -> None:
         """No result (another model): the grids, the curve and the summary go back to the start."""
-        self.result, self.estimate = None, None
+        self.result, self.estimate, self._kept = None, None, None
         self.shown.setText("")
         self.summary.setText(translate(HINT))
         for g in self.grids.values():

@@ -14,6 +14,7 @@ from __future__ import annotations
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QTabWidget, QVBoxLayout, QWidget
 
+from explorer.ui.i18n import tr
 from explorer.ui.scroll import ColumnScrollArea
 from explorer.ui.worker_thread import WorkerThread
 from explorer.workbench.alignment_view import AlignmentView
@@ -153,7 +154,12 @@ class Workbench(QWidget):
     def _on_cancelled(self, job: str, request_id: int) -> None:
         if request_id == self._latest[job]:
             self._bar(job).set_running(False)
-            self._bar(job).show_message("Cancelled.")
+            # A cancelled run's estimate goes; the complete result shown before it comes back (it was lost,
+            # and Export with it).
+            if job == IMPORTANCE and self.importance_view.restore():
+                self._bar(job).show_message(tr("Cancelled; the previous result is shown again."))
+            else:
+                self._bar(job).show_message(tr("Cancelled."))
 
     def _on_failed(self, job: str, message: str, request_id: int) -> None:
         if request_id == self._latest[job]:

@@ -53,6 +53,7 @@ def _run_importance(qtbot, wb, files):
 
     def recording(*args):
         show_estimate(*args)
+        wb.last_estimate = args
         seen.append((view.shown.text(), view.estimate is not None, view.result is None,
                      bar.cancel_button.isEnabled()))
     view.set_estimate = recording
@@ -116,6 +117,13 @@ def test_importance_grid_fills_from_a_run_and_exports(qtbot, bench, files, tiny_
     assert hit.cached and hit.heads == result.heads and hit.curve == result.curve
     qtbot.waitUntil(lambda: view.result is not None and view.result.cached)
     assert "from the cache" in view.summary.text()
+    # An estimate over the exact result (a second run): the scale says what the colours are now, and a
+    # cancelled run brings the exact result back (it was lost, Export with it, the scale still "BLEU lost").
+    exact = view.result
+    view.set_estimate(*bench.last_estimate)
+    assert view.result is None and view.scale_bar.end_labels()[1].endswith("|∂loss/∂gate|")
+    assert view.restore() and view.result is exact and view.scale_bar.end_labels()[1].endswith("BLEU lost")
+    assert view.export_button.isEnabled() and not view.restore()  # once
     # Run again on the same sentences: the cache answers, and the bar is not left striped "busy" beside an
     # enabled Run (no report came to say how far it got).
     with qtbot.waitSignal(bench.worker.importance_ready, timeout=10_000) as blocker:
