@@ -11,8 +11,9 @@ import difflib
 import html
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QFrame, QLabel, QPushButton, QVBoxLayout, QWidget
 
+from explorer.ui.flow_layout import FlowLayout
 from explorer.ui.i18n import tr
 from explorer.ui.style import make_heading, make_muted
 from model.records.research import format_head
@@ -64,9 +65,10 @@ class AblationBox(QFrame):
         self.restore_button = QPushButton("Restore all heads")
         self.restore_button.setToolTip("Put every removed head back and translate again")
         self.restore_button.clicked.connect(self.restore_all_requested)
-        row = QHBoxLayout()
+        # The button goes under the heading where the column is narrow: side by side, the two set the
+        # sentence column's least width (it widened from ~250 to ~335 px while heads were removed).
+        row = FlowLayout()
         row.addWidget(self.heading)
-        row.addStretch(1)
         row.addWidget(self.restore_button)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(6, 4, 6, 4)

@@ -51,6 +51,9 @@ def test_ablation_box_never_widens_the_sentence_column(qtbot):
     summary = box.summary_label
     # Unwrapped, the box needs the whole summary line (plus margins); wrapped, much less.
     assert box.minimumSizeHint().width() < summary.fontMetrics().horizontalAdvance(summary.text())
+    # Nor the heading beside its button: the button goes under it (the column grew ~250 → ~335 px).
+    widest = max(w.sizeHint().width() for w in (box.heading, box.restore_button, box.after_title))
+    assert box.minimumSizeHint().width() <= widest + 30, (box.minimumSizeHint().width(), widest)
 
 
 def test_compare_view_difference_and_refusal(qtbot):
