@@ -75,3 +75,6 @@ class Stage:
     attention: AttentionPanel
     font_scale: Callable[[], float]
     set_font_scale: Callable[[float], None]
+    # The next (+1) or previous (−1) main tab: its tab bar is hidden meanwhile, and Ctrl+Tab moved only the
+    # tab widget that had the focus, so the Positional encoding tab's own two tabs held a presenter there.
+    switch_tab: Callable[[int], None] = lambda _step: None

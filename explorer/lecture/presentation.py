@@ -74,6 +74,14 @@ class PresentationMode(QObject):
         self._escape = QShortcut(QKeySequence(Qt.Key.Key_Escape), self.bar)
         self._escape.setEnabled(False)
         self._escape.activated.connect(self.leave)
+        # The main tabs by keyboard, their bar hidden: Ctrl+Tab / Ctrl+PageDown on, with Shift / PageUp back.
+        self._tab_keys = []
+        for keys, step in (("Ctrl+Tab", 1), ("Ctrl+PgDown", 1), ("Ctrl+Shift+Tab", -1), ("Ctrl+PgUp", -1)):
+            shortcut = QShortcut(QKeySequence(keys), self.bar)
+            shortcut.setContext(Qt.ShortcutContext.WindowShortcut)
+            shortcut.setEnabled(False)
+            shortcut.activated.connect(lambda step=step: self._stage.switch_tab(step))
+            self._tab_keys.append(shortcut)
 
     def is_active(self) -> bool:
         return self._saved is not None
@@ -96,6 +104,8 @@ class PresentationMode(QObject):
         self.bar.show()
         stage.set_font_scale(self._saved["scale"] * FONT_FACTOR)
         self._escape.setEnabled(True)
+        for shortcut in self._tab_keys:
+            shortcut.setEnabled(True)
         self.active_changed.emit(True)
 
     def leave(self) -> None:
@@ -109,6 +119,8 @@ class PresentationMode(QObject):
         stage.attention.set_compact(False)
         stage.set_font_scale(saved["scale"])
         self._escape.setEnabled(False)
+        for shortcut in self._tab_keys:
+            shortcut.setEnabled(False)
         self.active_changed.emit(False)
 
     def show_translation(self, text: str) -> None:

@@ -54,7 +54,19 @@ def stage_port(window) -> Stage:
     and it is the one the menus fill (QMainWindow.menuBar() makes one bar, once)."""
     return Stage(chrome=(window.sidebar, window.statusBar(), window.menuBar(), window.tabs.tabBar()),
                  sentence=sentence_port(window), attention=window.attention_panel,
-                 font_scale=late(window, "font_scale"), set_font_scale=late(window, "set_font_scale"))
+                 font_scale=late(window, "font_scale"), set_font_scale=late(window, "set_font_scale"),
+                 switch_tab=lambda step: _switch_tab(window.tabs, step))
+
+
+def _switch_tab(tabs, step: int) -> None:
+    """The main tab ``step`` places on (±1), round the ends, past tabs that are hidden."""
+    n = tabs.count()
+    index = tabs.currentIndex()
+    for _ in range(n):
+        index = (index + step) % n
+        if tabs.isTabVisible(index):
+            tabs.setCurrentIndex(index)
+            return
 
 
 def lesson_room(window) -> LessonRoom:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import QRect, QSize
+from PySide6.QtCore import QRect, QSize, Qt
 from PySide6.QtGui import QImage, QScreen
 from PySide6.QtWidgets import QFileDialog
 
@@ -207,6 +207,30 @@ def test_presentation_mode_shows_only_the_view_and_the_sentence(qtbot, loaded):
     assert not win.sidebar.isHidden() and not win.menuBar().isHidden() and not win.tabs.tabBar().isHidden()
     assert win.font_scale() == pytest.approx(scale)
     assert [a for a in win.actions() if a is win.presentation_action]  # F5 works with no menu bar
+
+
+def test_presentation_mode_moves_between_the_main_tabs_by_keyboard(qtbot, loaded):
+    """Its tab bar hidden, Ctrl+Tab moved the tab widget that had the focus: from the Positional encoding
+    tab's own two tabs no key reached Train, Workbench or Attention again (a walk-through, 2026-12-04)."""
+    win = loaded
+    win.show()
+    win.activateWindow()
+    win.tabs.setCurrentWidget(win.pe_tab)
+    win.presentation.enter()
+    try:
+        inner = win.pe_tab.tabBar()
+        inner.setFocus()
+        qtbot.waitUntil(inner.hasFocus, timeout=2000)
+        before = win.tabs.currentIndex()
+        inner_before = win.pe_tab.currentIndex()
+        qtbot.keyClick(inner, Qt.Key.Key_Tab, Qt.KeyboardModifier.ControlModifier)
+        assert win.tabs.currentIndex() == (before + 1) % win.tabs.count()  # the main tabs, not the inner ones
+        assert win.pe_tab.currentIndex() == inner_before
+        qtbot.keyClick(win.tabs.currentWidget(), Qt.Key.Key_PageUp, Qt.KeyboardModifier.ControlModifier)
+        assert win.tabs.currentIndex() == before
+    finally:
+        win.presentation.leave()
+    assert not any(s.isEnabled() for s in win.presentation._tab_keys)  # left: the keys are the tab widgets' again
 
 
 @pytest.mark.parametrize("view", ["pe", "lines"])
