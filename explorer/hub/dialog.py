@@ -105,6 +105,13 @@ class GetModelDialog(QDialog):
                 item.setData(Qt.ItemDataRole.UserRole, m.repo_id)
                 self.table.setItem(row, col, item)
 
+    def showEvent(self, event) -> None:  # noqa: N802 - Qt override
+        # Each time it opens: the table in the window's language now (it is kept between openings, and
+        # the pairs stayed "English → German" in a window switched to Chinese meanwhile), and what was
+        # downloaded since.
+        self._fill()
+        super().showEvent(event)
+
     def _entry(self) -> HubModel | None:
         rows = self.table.selectionModel().selectedRows() if self.table.selectionModel() else []
         return CATALOGUE[rows[0].row()] if rows else None

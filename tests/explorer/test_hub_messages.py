@@ -136,3 +136,24 @@ def test_the_chinese_dialog_shows_a_failed_download_and_a_bad_name_in_chinese(qt
         assert dialog.status.text().startswith("'not a repo' 不是 Hub 仓库名"), dialog.status.text()
     finally:
         dialog.shutdown()
+
+
+def test_a_dialog_made_in_english_lists_its_models_in_chinese_once_the_window_is(qtbot):
+    """Kept between openings, the dialog listed "English → German" and "see the model card" in a window
+    switched to Chinese since it was first opened."""
+    from explorer.hub.dialog import GetModelDialog  # noqa: PLC0415
+
+    i18n.install_language("en")
+    dialog = GetModelDialog()
+    qtbot.addWidget(dialog)
+    try:
+        assert "→" in dialog.table.item(0, 0).text() and "English" in dialog.table.item(0, 0).text()
+        i18n.install_language("zh_CN")
+        dialog.show()
+        qtbot.waitExposed(dialog)
+        pairs = [dialog.table.item(r, 0).text() for r in range(dialog.table.rowCount())]
+        assert pairs and not any("English" in p for p in pairs) and "英语" in pairs[0], pairs
+    finally:
+        dialog.hide()
+        dialog.shutdown()
+        i18n.install_language("en")
