@@ -704,6 +704,18 @@ B 的译文：{text}</translation>
       <translation>NumPy 存档 (*.npz);;当前矩阵的 CSV (*.csv)</translation>
     </message>
     <message>
+      <source>Export head importance</source>
+      <translation>导出头的重要性</translation>
+    </message>
+    <message>
+      <source>Export head statistics</source>
+      <translation>导出头的统计</translation>
+    </message>
+    <message>
+      <source>Export alignment</source>
+      <translation>导出对齐</translation>
+    </message>
+    <message>
       <source>Saved {path}</source>
       <translation>已保存 {path}</translation>
     </message>

@@ -10,7 +10,9 @@ import numpy as np
 from PySide6 import QtCore, QtGui, QtWidgets
 
 from explorer.ui.flow_layout import FlowLayout
-from explorer.ui.i18n import tr
+from explorer.ui.i18n import N_, tr
+from explorer.ui.style import make_muted
+from explorer.workbench.export_file import export_to
 from model.analysis.alignment import WORD_START, align, pharaoh, spaceless, word_ids
 from model.records import AttentionMaps
 
@@ -106,6 +108,10 @@ class AlignmentView(QtWidgets.QWidget):
         layout.addWidget(self.note)
         layout.addWidget(self.canvas, 1)
         layout.addWidget(self.links_label)
+        self.saved_label = make_muted(QtWidgets.QLabel(""))  # where the last export went
+        self.saved_label.setWordWrap(True)
+        self.saved_label.hide()
+        layout.addWidget(self.saved_label)
         self.layer_combo.currentIndexChanged.connect(lambda _: self._update())
         self.head_combo.currentIndexChanged.connect(lambda _: self._update())
         self.shift_check.toggled.connect(lambda _: self._update())
@@ -164,8 +170,12 @@ class AlignmentView(QtWidgets.QWidget):
         self.links_label.setText(text)
 
     def _export_dialog(self) -> None:
-        path, _ = QtWidgets.QFileDialog.getSaveFileName(self, "Export alignment", "alignment.txt",
-                                                        "Pharaoh links (*.txt *.align)")
-        if path:
-            with open(path, "w", encoding="utf-8") as f:
-                f.write(self.pharaoh_text() + "\n")
+        said = export_to(self, N_("Export alignment"), "alignment.txt", "Pharaoh links (*.txt *.align)", self.export)
+        if said:
+            self.saved_label.setText(said)
+            self.saved_label.show()
+
+    def export(self, path: str) -> None:
+        """The Pharaoh links of the sentence shown, one line, to ``path``."""
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(self.pharaoh_text() + "\n")

@@ -17,6 +17,7 @@ from PySide6 import QtCore, QtWidgets
 from explorer.ui.colormaps import DEFAULT_COLORMAP
 from explorer.ui.i18n import N_, tr, translate
 from explorer.ui.plain_axes import plain_axes
+from explorer.workbench.export_file import export_to
 from explorer.workbench.run_bar import RunBar
 from explorer.workbench.value_grid import GRID_TITLES, ScaleBar, ValueGrid
 from model.records import KINDS
@@ -175,11 +176,8 @@ class ImportanceView(QtWidgets.QWidget):
             f.write(text)
 
     def _export_dialog(self) -> None:
-        path, _ = QtWidgets.QFileDialog.getSaveFileName(self, "Export head importance", "head-importance.csv",
-                                                        "CSV (*.csv);;JSON (*.json)")
-        if path:
-            try:
-                self.export(path)
-            except OSError as exc:
-                self.run_bar.show_message(f"Could not write {path}: {exc}")
+        said = export_to(self, N_("Export head importance"), "head-importance.csv", "CSV (*.csv);;JSON (*.json)",
+                         self.export)
+        if said:
+            self.run_bar.show_message(said)
 

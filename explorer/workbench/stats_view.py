@@ -12,7 +12,8 @@ from PySide6 import QtCore, QtWidgets
 
 from explorer.attention.controls import SHORT_LABELS
 from explorer.ui.colormaps import DEFAULT_COLORMAP
-from explorer.ui.i18n import tr, translate
+from explorer.ui.i18n import N_, tr, translate
+from explorer.workbench.export_file import export_to
 from explorer.workbench.run_bar import RunBar
 from explorer.workbench.value_grid import GRID_TITLES, ValueGrid
 from model.records import KINDS
@@ -135,10 +136,6 @@ class StatsView(QtWidgets.QWidget):
             f.write(self.csv())
 
     def _export_dialog(self) -> None:
-        path, _ = QtWidgets.QFileDialog.getSaveFileName(self, "Export head statistics", "head-stats.csv",
-                                                        "CSV (*.csv)")
-        if path:
-            try:
-                self.export(path)
-            except OSError as exc:
-                self.run_bar.show_message(f"Could not write {path}: {exc}")
+        said = export_to(self, N_("Export head statistics"), "head-stats.csv", "CSV (*.csv)", self.export)
+        if said:
+            self.run_bar.show_message(said)
