@@ -93,9 +93,12 @@ class ImportanceView(QtWidgets.QWidget):
         self.shown.setText(translate(SHOWN_EXACT))
         drops = {k: result.drop_grid(k, n_layers, n_heads) for k in KINDS}
         top = max([float(np.nanmax(d)) for d in drops.values() if np.isfinite(d).any()] + [1e-9])
+        # From the lowest drop when one is negative (a head whose removal raised BLEU): from 0 those were
+        # drawn in 0's colour, and a researcher could not see the heads that hurt.
+        low = min([float(np.nanmin(d)) for d in drops.values() if np.isfinite(d).any()] + [0.0])
         for k in KINDS:
-            self.grids[k].set_values(drops[k], levels=(0.0, top), fmt="{:.1f}")
-        self.scale_bar.set_levels(0.0, top, tr("BLEU lost"))
+            self.grids[k].set_values(drops[k], levels=(low, top), fmt="{:.1f}")
+        self.scale_bar.set_levels(low, top, tr("BLEU lost"))
         x = np.arange(len(result.curve) + 1)
         self.curve.setData(x, [result.bleu] + [h.bleu for h in result.curve])
         worst = max(result.heads, key=lambda h: result.bleu - h.bleu)

@@ -95,6 +95,11 @@ def test_importance_grid_fills_from_a_run_and_exports(qtbot, bench, files, tiny_
     top = grid.colors()[layer, head]
     assert (pixel.red(), pixel.green(), pixel.blue()) == tuple(int(c) for c in top[:3])
     assert grid.levels[1] == pytest.approx(headless.bleu - worst.bleu)
+    # The scale starts at the lowest drop where one is negative (removing that head raised BLEU): from 0,
+    # those heads took 0's colour and could not be told from heads that change nothing.
+    drops = [headless.bleu - h.bleu for h in headless.heads]
+    assert grid.levels[0] == pytest.approx(min(0.0, min(drops)))
+    assert view.scale_bar.levels[0] == pytest.approx(min(0.0, min(drops)))
     # the summary names the same positive number the cell shows (#31 item 15: it said "(−7.2)" by a "7.2")
     layer, head = (int(n) for n in worst.head.partition(":")[2].split("."))  # 'dec:1.4': 1-based
     kind = {"enc": "Encoder self", "dec": "Decoder self (masked)", "cross": "Cross (encoder–decoder)"}[

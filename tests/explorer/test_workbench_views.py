@@ -184,3 +184,17 @@ def test_a_bleu_curve_below_one_reads_as_bleu_not_in_milli_units(qtbot):
     ticks = [value for level in left.tickValues(*left.range, left.height()) for value in level[1]]
     assert ticks and max(ticks) < 1  # tick values as BLEU, not × 1000
     assert left.tickStrings(ticks, left.autoSIPrefixScale, 1) == [left.tickStrings([t], 1.0, 1)[0] for t in ticks]
+
+
+def test_a_head_whose_removal_raises_bleu_is_not_drawn_in_zeros_colour(qtbot):
+    """Drops below 0 took 0's colour (the scale started at 0): harmful heads could not be seen."""
+    from explorer.workbench.importance_view import ImportanceView  # noqa: PLC0415
+    from model.records.research import HeadScore, Importance  # noqa: PLC0415
+
+    view = ImportanceView()
+    qtbot.addWidget(view)
+    heads = [HeadScore(f"enc:1.{h}", 10.0 - d, 40.0) for h, d in ((1, 0.0), (2, -3.0), (3, 4.0), (4, 0.0))]
+    view.set_result(Importance(bleu=10.0, chrf=40.0, sentences=5, heads=tuple(heads), curve=()), 1, 4)
+    colours = view.grids["encoder"].colors()[0]
+    assert not np.array_equal(colours[1], colours[0])  # −3 (removal helped) is not 0
+    assert view.scale_bar.end_labels()[0] == "-3.0"
