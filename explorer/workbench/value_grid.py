@@ -166,12 +166,19 @@ class ValueGrid(QtWidgets.QWidget):
     def _numbers(self) -> tuple[QtGui.QFont | None, str]:
         """(font, format) of the cell numbers: the asked precision in the largest font that fits, else
         whole numbers (BLEU drops of "-10.3" did not fit the 21-px cells of a 1024-pixel window even at
-        60 %, and the grids showed colours alone); (None, format) when not even those fit."""
+        60 %, and the grids showed colours alone); (None, format) when not even those fit. Grids side by
+        side (``peers``) round alike: one grid in whole numbers beside two in tenths read as if its heads
+        were measured more coarsely."""
+        if any(peer is not self and peer._fitted_numbers()[1] != peer.fmt for peer in self.peers):
+            return self._fitted_numbers(("{:.0f}",))
+        return self._fitted_numbers()
+
+    def _fitted_numbers(self, formats: tuple[str, ...] | None = None) -> tuple[QtGui.QFont | None, str]:
         finite = self.values[np.isfinite(self.values)]
         if finite.size == 0:
             return None, self.fmt
         cell = self.cell_rect(0, 0)
-        for fmt in dict.fromkeys((self.fmt, "{:.0f}")):
+        for fmt in formats or dict.fromkeys((self.fmt, "{:.0f}")):
             texts = [self._text(v, fmt) for v in (finite.min(), finite.max())]
             font = QtGui.QFont(self.font())
             base = self.font().pointSizeF()

@@ -198,3 +198,29 @@ def test_a_head_whose_removal_raises_bleu_is_not_drawn_in_zeros_colour(qtbot):
     colours = view.grids["encoder"].colors()[0]
     assert not np.array_equal(colours[1], colours[0])  # −3 (removal helped) is not 0
     assert view.scale_bar.end_labels()[0] == "-3.0"
+
+
+def test_grids_side_by_side_round_their_numbers_alike(qtbot):
+    """One grid in whole numbers beside two in tenths read as if its heads were measured more coarsely."""
+    from PySide6.QtGui import QFont  # noqa: PLC0415
+
+    from explorer.workbench.value_grid import ValueGrid  # noqa: PLC0415
+
+    grids = [ValueGrid(title) for title in ("a", "b", "c")]
+    font = QFont(grids[0].font())
+    font.setPointSizeF(9.0)  # the cells' room is measured against this size, whatever zoom a test left
+    for g in grids:
+        g.peers = grids
+        g.setFont(font)
+        qtbot.addWidget(g)
+        g.resize(150, 110)  # 8 heads: cells of ~14 px, as at 1024 × 768 zoomed
+        g.show()
+    small = np.full((4, 8), 0.5)
+    for g in grids:
+        g.set_values(small, fmt="{:.1f}")
+    assert [g.cell_text(0, 0) for g in grids] == ["0.5"] * 3  # tenths fit everywhere
+    wide = small.copy()
+    wide[1, 4] = -10.3  # "-10.3" does not fit such a cell: that grid rounds
+    grids[0].set_values(wide, fmt="{:.1f}")
+    assert grids[0].cell_text(1, 4) == "-10"
+    assert [g.cell_text(0, 0) for g in grids[1:]] == ["0", "0"]  # and so do the others (0.5 → "0")
