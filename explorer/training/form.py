@@ -193,8 +193,9 @@ class TrainForm(QtWidgets.QWidget):
         self._devices_touched = True
 
     def validate_model(self) -> bool:
-        """Check the corpus's files and the model fields (ModelConfig's own rules); each message shows
-        under its group, and ``validity_changed`` says whether a run can start."""
+        """Check the corpus's files and the model fields (ModelConfig's own rules); each message shows under
+        its group. Returns whether a run can start; ``validity_changed`` (Start's state) follows the model
+        fields alone."""
         problem = self.corpus_problem()
         self.corpus_error.setText(problem)
         self.corpus_error.setVisible(bool(problem))
