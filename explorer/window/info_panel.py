@@ -44,6 +44,12 @@ def model_display_name(path: str) -> str:
     return name
 
 
+def shown_name(path: str) -> str:
+    """A loaded model's name as the window title and the info panel show it: a built-in or Hub model's
+    pair and name, else its folder's (``model_display_name``)."""
+    return builtin_display_name(path) or model_display_name(path)
+
+
 class ConfigTable(QTableWidget):
     """The configuration table asks for a few rows only and takes the column's spare height: asking
     for all its rows made the sentence column taller than a 1024 × 768 screen, so it always scrolled."""
@@ -113,7 +119,7 @@ class InfoPanel(QWidget):
             self.config_table.hide()  # an empty table with headers only reads like something broke
             return
         self.config_table.show()
-        name = builtin_display_name(info.path) or model_display_name(info.path)
+        name = shown_name(info.path)
         self._set("Model", name, tooltip=info.path)
         self._set("Parameters", format_count(info.n_params), tooltip=tr("{n:,} parameters", n=info.n_params))
         self._set("Origin", tr(self.ORIGINS[info.origin]) if info.origin in self.ORIGINS else info.origin)

@@ -45,11 +45,11 @@ from explorer.window.display import MIN_SIZE, WindowDisplay
 from explorer.window.export import export_attention, export_view
 from explorer.window.file_translation import shutdown_translate_file
 from explorer.window.hub_menu import open_get_model
-from explorer.window.info_panel import InfoPanel, model_display_name
+from explorer.window.info_panel import InfoPanel, shown_name
 from explorer.window.language_menu import install_language_menu
 from explorer.window.menus import build_menus, fill_recent_menu
 from explorer.window.model_messages import model_message
-from explorer.window.models_menu import builtin_display_name, mark_loaded, retranslate_models_menu
+from explorer.window.models_menu import mark_loaded, retranslate_models_menu
 from explorer.window.ports import stage_port
 from explorer.window.retranslate import retranslate
 from explorer.workbench.panel import Workbench
@@ -298,7 +298,7 @@ class MainWindow(WindowDisplay, QMainWindow):
 
     @staticmethod
     def _model_name(info) -> str:
-        return builtin_display_name(info.path) or model_display_name(info.path)
+        return shown_name(info.path)
 
     def _title(self, info) -> str:
         return tr("Attention Explorer — {name}", name=self._model_name(info))
