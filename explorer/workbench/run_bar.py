@@ -11,6 +11,7 @@ from pathlib import Path
 from PySide6 import QtCore, QtWidgets
 
 from explorer.ui.flow_layout import FlowLayout
+from explorer.ui.steady_label import SteadyLabel
 from explorer.ui.wheel_guard import WheelGuard
 from model.records.research import DEFAULT_SENTENCES, AnalysisProgress, format_eta
 
@@ -46,7 +47,8 @@ class RunBar(QtWidgets.QWidget):
         self.progress.setFormat("%v / %m")
         # Hidden until a first run: an empty bar on a row of its own read as a text box to type into.
         self.progress.hide()
-        self.eta_label = QtWidgets.QLabel("")
+        # Its text changes with every report: held at its widest, so the workbench is not re-laid out each time.
+        self.eta_label = SteadyLabel("")
         self.message = QtWidgets.QLabel("")
         self.message.setWordWrap(True)
 
@@ -96,10 +98,12 @@ class RunBar(QtWidgets.QWidget):
         if running:
             self.progress.show()  # and kept after the run, with how far it got
             self.progress.setRange(0, 0)  # busy until the first report says how many steps
+            self.eta_label.hold(True)
             self.eta_label.setText(format_eta(None))
             self.message.setText("")
         else:
             self.eta_label.setText("")
+            self.eta_label.hold(False)
             if self.progress.maximum() == 0:
                 # Still "busy": no report came (a result from the cache, a run cancelled at once). A bar
                 # left striped read as work still going on beside an enabled Run.

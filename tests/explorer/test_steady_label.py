@@ -1,0 +1,96 @@
+"""The workbench's ETA changes with every progress report without re-laying out the workbench
+(explorer/ui/steady_label.py): each change had repainted the three importance grids, 35–80 ms stalls of
+the GUI thread during a run (benchmarks.workbench_stall). A longer text still gets its room, and the
+label fits its text again when the run ends."""
+
+from __future__ import annotations
+
+import numpy as np
+from PySide6 import QtCore, QtWidgets
+
+from explorer.ui.steady_label import SteadyLabel
+from explorer.workbench.panel import Workbench
+from model.records.research import AnalysisProgress
+
+
+class Counter(QtCore.QObject):
+    """Counts events of one type that each watched object receives."""
+
+    def __init__(self, objects, kind) -> None:
+        super().__init__()
+        self.kind, self.counts = kind, dict.fromkeys(objects, 0)
+        for o in objects:
+            o.installEventFilter(self)
+
+    def eventFilter(self, obj, event) -> bool:  # noqa: N802 - Qt override
+        if event.type() == self.kind and obj in self.counts:
+            self.counts[obj] += 1
+        return False
+
+    def total(self) -> int:
+        return sum(self.counts.values())
+
+
+def _settle(qtbot) -> None:
+    for _ in range(4):
+        QtWidgets.QApplication.processEvents()
+        qtbot.wait(5)
+
+
+def _progress(done: int, total: int, elapsed: float) -> AnalysisProgress:
+    return AnalysisProgress("importance", done, total, elapsed)
+
+
+def test_a_new_eta_repaints_no_grid_and_lays_out_nothing(qtbot, tmp_path):
+    wb = Workbench(cache_dir=str(tmp_path))
+    qtbot.addWidget(wb)
+    wb.resize(1024, 700)
+    wb.show()
+    qtbot.waitExposed(wb)
+    view = wb.importance_view
+    for i, grid in enumerate(view.grids.values()):
+        grid.set_values(np.arange(48, dtype=float).reshape(6, 8) * (i + 1), fmt="{:.1f}")
+    bar = view.run_bar
+    bar.set_running(True)
+    # 193 passes: the first reports' ETAs are the longest ("ETA 11 min 40 s"); later ones only get shorter.
+    bar.set_progress(_progress(1, 193, 3.5))
+    _settle(qtbot)
+    paints = Counter(list(view.grids.values()), QtCore.QEvent.Type.Paint)
+    requests = Counter([wb, view, bar], QtCore.QEvent.Type.LayoutRequest)
+    etas = []
+    for done in range(2, 60, 3):
+        bar.set_progress(_progress(done, 193, 3.5 * done * (1 + (done % 7) / 50)))
+        etas.append(bar.eta_label.text())
+        _settle(qtbot)
+    assert len(set(etas)) > 10 and len({len(t) for t in etas}) > 1  # the texts did change, and their widths
+    assert paints.total() == 0, paints.counts
+    assert requests.total() == 0, requests.counts
+    # The shown text is whole: the held width is at least what the text needs.
+    label = bar.eta_label
+    assert label.width() >= label.fontMetrics().horizontalAdvance(label.text())
+    bar.set_running(False)
+    _settle(qtbot)
+    assert label.text() == "" and label.width() < label.fontMetrics().horizontalAdvance("ETA 1 min")
+    wb.shutdown()
+
+
+def test_the_label_grows_for_a_longer_text_and_follows_its_font(qtbot):
+    label = SteadyLabel("ETA 9 s")
+    qtbot.addWidget(label)
+    label.hold(True)
+    short = label.width()
+    label.setText("ETA 12 min 40 s")
+    grown = label.width()
+    assert grown > short and grown >= label.fontMetrics().horizontalAdvance("ETA 12 min 40 s")
+    label.setText("ETA 5 s")
+    assert label.width() == grown  # held: no shrinking mid-run
+    font = label.font()
+    font.setPointSizeF(font.pointSizeF() * 2)
+    label.setFont(font)  # zoom: the width follows the new font's text
+    assert label.width() >= label.fontMetrics().horizontalAdvance("ETA 5 s") and label.width() < 2 * grown
+    label.setText("ETA 12 min 40 s")
+    label.setText("ETA 5 s")
+    assert label.width() >= label.fontMetrics().horizontalAdvance("ETA 12 min 40 s")
+    label.hold(False)  # the run ended: the label fits its text again
+    assert label.fontMetrics().horizontalAdvance("ETA 5 s") <= label.width() < label.fontMetrics().horizontalAdvance(
+        "ETA 12 min")
