@@ -57,8 +57,14 @@ def test_heads_carrying_the_anti_diagonal_matter_most(loaded, held_out, maps):
     result = head_importance(loaded, [s for s, _ in held_out], [t for _, t in held_out])
     assert result.bleu > 80, result.bleu  # the model has learned the task
     drop = {parse_head(h.head)[1:]: result.bleu - h.bleu for h in result.heads if h.head.startswith("cross")}
-    # Every carrier costs more BLEU when removed than any cross-attention head that carries no alignment.
-    assert min(drop[k] for k in carriers) > max(drop[k] for k in share if k not in carriers), (drop, share)
+    # The cross-attention head whose removal costs most carries the alignment, and the carriers cost more
+    # on average than the heads that carry none. Not "every carrier more than every other head": a head
+    # can matter without carrying the mirror (trained on an AVX2-only machine, the same seeds gave a
+    # non-carrier of the first layer a drop of 19.3 against 12.7 for the weakest carrier, the carriers 22.9 on
+    # average against 13.4; on an AVX-512 one the stronger order held).
+    others = [drop[k] for k in share if k not in carriers]
+    assert max(drop, key=drop.get) in carriers, (drop, share)
+    assert np.mean([drop[k] for k in carriers]) > np.mean(others) + 5.0, (drop, share)
     grid = result.drop_grid("cross", cfg.n_layers, cfg.n_heads)
     assert grid[next(iter(carriers))] == pytest.approx(drop[next(iter(carriers))])
 
