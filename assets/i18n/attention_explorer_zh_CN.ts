@@ -1094,6 +1094,18 @@ B 的译文：{text}</translation>
       <translation>预计剩余</translation>
     </message>
     <message>
+      <source>ETA …</source>
+      <translation>预计剩余 …</translation>
+    </message>
+    <message>
+      <source>ETA {m} min {s:02d} s</source>
+      <translation>预计剩余 {m} 分 {s:02d} 秒</translation>
+    </message>
+    <message>
+      <source>ETA {s} s</source>
+      <translation>预计剩余 {s} 秒</translation>
+    </message>
+    <message>
       <source>GPU memory</source>
       <translation>GPU 显存</translation>
     </message>
@@ -1937,7 +1949,7 @@ or train a new model on a parallel corpus.</source>
     </message>
     <message>
       <source>|∂loss/∂gate|</source>
-      <translation>|∂loss/∂gate|</translation>
+      <translation>|∂损失/∂门控|</translation>
     </message>
     <message>
       <source>Cancelled; nothing was written.</source>

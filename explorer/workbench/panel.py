@@ -153,7 +153,7 @@ class Workbench(QWidget):
 
     def _on_cancelled(self, job: str, request_id: int) -> None:
         if request_id == self._latest[job]:
-            self._bar(job).set_running(False)
+            self._bar(job).cancelled()
             # A cancelled run's estimate goes; the complete result shown before it comes back (it was lost,
             # and Export with it).
             if job == IMPORTANCE and self.importance_view.restore():

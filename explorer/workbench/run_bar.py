@@ -11,11 +11,21 @@ from pathlib import Path
 from PySide6 import QtCore, QtWidgets
 
 from explorer.ui.flow_layout import FlowLayout
+from explorer.ui.i18n import tr
 from explorer.ui.steady_label import SteadyLabel
 from explorer.ui.wheel_guard import WheelGuard
-from model.records.research import DEFAULT_SENTENCES, AnalysisProgress, format_eta
+from model.records.research import DEFAULT_SENTENCES, AnalysisProgress
 
 HELDOUT_TEXT = "the model's held-out set"
+
+
+def eta_text(seconds: float | None) -> str:
+    """'ETA 3 min 20 s', 'ETA 45 s' or 'ETA …' in the window's language (model.records.research.format_eta
+    is the command line's English form of the same)."""
+    if seconds is None:
+        return tr("ETA …")
+    s = round(seconds)
+    return tr("ETA {m} min {s:02d} s", m=s // 60, s=s % 60) if s >= 60 else tr("ETA {s} s", s=s)
 
 
 class RunBar(QtWidgets.QWidget):
@@ -99,7 +109,7 @@ class RunBar(QtWidgets.QWidget):
             self.progress.show()  # and kept after the run, with how far it got
             self.progress.setRange(0, 0)  # busy until the first report says how many steps
             self.eta_label.hold(True)
-            self.eta_label.setText(format_eta(None))
+            self.eta_label.setText(eta_text(None))
             self.message.setText("")
         else:
             self.eta_label.setText("")
@@ -109,10 +119,15 @@ class RunBar(QtWidgets.QWidget):
                 # left striped read as work still going on beside an enabled Run.
                 self.progress.hide()
 
+    def cancelled(self) -> None:
+        """A run was cancelled: idle again, and no bar left saying "185 / 193" beside the previous result."""
+        self.set_running(False)
+        self.progress.hide()
+
     def set_progress(self, p: AnalysisProgress) -> None:
         self.progress.setRange(0, p.total)
         self.progress.setValue(p.done)
-        self.eta_label.setText(format_eta(p.eta_s))
+        self.eta_label.setText(eta_text(p.eta_s))
 
     def show_message(self, text: str) -> None:
         self.message.setText(text)

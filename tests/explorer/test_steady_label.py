@@ -94,3 +94,18 @@ def test_the_label_grows_for_a_longer_text_and_follows_its_font(qtbot):
     label.hold(False)  # the run ended: the label fits its text again
     assert label.fontMetrics().horizontalAdvance("ETA 5 s") <= label.width() < label.fontMetrics().horizontalAdvance(
         "ETA 12 min")
+
+
+def test_the_eta_and_the_gradient_scale_speak_the_windows_language(qapp):
+    """The Chinese workbench said "ETA 23 s" and "|∂loss/∂gate|" in English (walk-through, 2026-12-05)."""
+    from explorer.ui.i18n import install_language, tr  # noqa: PLC0415
+    from explorer.workbench.run_bar import eta_text  # noqa: PLC0415
+    from model.records.research import format_eta  # noqa: PLC0415
+
+    assert [eta_text(s) for s in (None, 45, 125)] == [format_eta(s) for s in (None, 45, 125)]  # English as before
+    try:
+        assert install_language("zh_CN", qapp) == ""
+        texts = [eta_text(s) for s in (None, 45, 125)] + [tr("|∂loss/∂gate|")]
+        assert texts == ["预计剩余 …", "预计剩余 45 秒", "预计剩余 2 分 05 秒", "|∂损失/∂门控|"]
+    finally:
+        install_language("en", qapp)

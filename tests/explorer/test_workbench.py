@@ -156,6 +156,7 @@ def test_cancel_stops_within_a_second(qtbot, bench, tmp_path):
     assert blocker.args[0] == "importance"
     qtbot.waitUntil(lambda: bar.run_button.isEnabled())
     assert bar.message.text() == "Cancelled." and bench.importance_view.result is None
+    assert bar.progress.isHidden()  # no "n / 193" of a run that is over
     assert not any((tmp_path / "cache").glob("*.json"))  # a cancelled run stores nothing
     # another model (or the same one reopened): the old run's "Cancelled." and summary go (#31 item 15)
     bench.set_model(make_info(str(tmp_path / "other-model"), n_layers=2, n_heads=4))
