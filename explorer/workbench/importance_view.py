@@ -17,6 +17,7 @@ from PySide6 import QtCore, QtWidgets
 from explorer.ui.colormaps import DEFAULT_COLORMAP
 from explorer.ui.i18n import N_, tr, translate
 from explorer.ui.plain_axes import plain_axes
+from explorer.ui.steady_row import SteadyRow
 from explorer.workbench.export_file import export_to
 from explorer.workbench.run_bar import RunBar
 from explorer.workbench.value_grid import GRID_TITLES, ScaleBar, ValueGrid
@@ -53,6 +54,10 @@ class ImportanceView(QtWidgets.QWidget):
         self._kept = None  # (exact result, shape) an estimate replaced, until the run ends
         self.shown = QtWidgets.QLabel("")  # says which measure the grids show
         self.shown.setWordWrap(True)
+        # Held at its tallest: the two-line estimate note and the one-line exact one had moved the grids
+        # 19 px down and back within every run (walk-through, 2026-12-05).
+        self.shown_row = SteadyRow(self.shown)
+        self.shown_row.hold(True)
         self.export_button = QtWidgets.QPushButton("Export…")
         self.export_button.setEnabled(False)
         self.export_button.clicked.connect(self._export_dialog)
@@ -81,7 +86,7 @@ class ImportanceView(QtWidgets.QWidget):
             grids.addWidget(self.grids[k])
         layout = QtWidgets.QVBoxLayout(self)
         layout.addWidget(self.run_bar)
-        layout.addWidget(self.shown)
+        layout.addWidget(self.shown_row)
         layout.addLayout(head)
         layout.addLayout(grids, 3)
         layout.addWidget(self.scale_bar)
@@ -158,6 +163,8 @@ class ImportanceView(QtWidgets.QWidget):
         """No result (another model): the grids, the curve and the summary go back to the start."""
         self.result, self.estimate, self._kept = None, None, None
         self.shown.setText("")
+        self.shown_row.hold(False)  # another model: the row fits again, from nothing
+        self.shown_row.hold(True)
         self.summary.setText(translate(HINT))
         for g in self.grids.values():
             g.clear()

@@ -13,6 +13,7 @@ from PySide6 import QtCore, QtWidgets
 from explorer.ui.flow_layout import FlowLayout
 from explorer.ui.i18n import tr
 from explorer.ui.steady_label import SteadyLabel
+from explorer.ui.steady_row import SteadyRow
 from explorer.ui.wheel_guard import WheelGuard
 from model.records.research import DEFAULT_SENTENCES, AnalysisProgress
 
@@ -61,6 +62,10 @@ class RunBar(QtWidgets.QWidget):
         self.eta_label = SteadyLabel("")
         self.message = QtWidgets.QLabel("")
         self.message.setWordWrap(True)
+        # Held at its tallest, like the workbench's "Shown:" line: "Cancelled; …" and the next Run's empty
+        # message moved everything under the bar by a line.
+        self.message_row = SteadyRow(self.message)
+        self.message_row.hold(True)
 
         flow = FlowLayout()
         for w in (QtWidgets.QLabel("Sentences:"), self.count, self.files_label, self.choose_button,
@@ -71,7 +76,7 @@ class RunBar(QtWidgets.QWidget):
         layout = QtWidgets.QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(top)
-        layout.addWidget(self.message)
+        layout.addWidget(self.message_row)
         # Scrolling the workbench past the bar must not change how many sentences it runs on.
         self._wheel_guard = WheelGuard(self)
 
