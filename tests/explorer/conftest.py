@@ -61,7 +61,7 @@ import time  # noqa: E402
 import types  # noqa: E402
 from pathlib import Path  # noqa: E402
 
-from PySide6.QtCore import QSettings, QThread  # noqa: E402
+from PySide6.QtCore import QEvent, QObject, QSettings, QThread  # noqa: E402
 
 from model.errors import CheckpointError, UserError  # noqa: E402
 from model.records import AttentionVectors, DecodeSteps, HeadVectors, Hypothesis, ModelInfo, Translation  # noqa: E402
@@ -315,3 +315,21 @@ def open_real_window(qtbot, model_dir, sentence: str, size=(1400, 900), **window
     with qtbot.waitSignal(win.controller.translation_ready, timeout=REAL_TIMEOUT):
         win.open_model(model_dir)
     return win
+
+
+class EventCounter(QObject):
+    """Counts the events of one type (a Paint, a LayoutRequest) that each watched object receives."""
+
+    def __init__(self, objects, kind: QEvent.Type) -> None:
+        super().__init__()
+        self.kind, self.counts = kind, dict.fromkeys(objects, 0)
+        for o in objects:
+            o.installEventFilter(self)
+
+    def eventFilter(self, obj, event) -> bool:  # noqa: N802 - Qt override
+        if event.type() == self.kind and obj in self.counts:
+            self.counts[obj] += 1
+        return False
+
+    def total(self) -> int:
+        return sum(self.counts.values())

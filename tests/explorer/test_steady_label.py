@@ -11,24 +11,7 @@ from PySide6 import QtCore, QtWidgets
 from explorer.ui.steady_label import SteadyLabel
 from explorer.workbench.panel import Workbench
 from model.records.research import AnalysisProgress
-
-
-class Counter(QtCore.QObject):
-    """Counts events of one type that each watched object receives."""
-
-    def __init__(self, objects, kind) -> None:
-        super().__init__()
-        self.kind, self.counts = kind, dict.fromkeys(objects, 0)
-        for o in objects:
-            o.installEventFilter(self)
-
-    def eventFilter(self, obj, event) -> bool:  # noqa: N802 - Qt override
-        if event.type() == self.kind and obj in self.counts:
-            self.counts[obj] += 1
-        return False
-
-    def total(self) -> int:
-        return sum(self.counts.values())
+from tests.explorer.conftest import EventCounter
 
 
 def _settle(qtbot) -> None:
@@ -55,8 +38,8 @@ def test_a_new_eta_repaints_no_grid_and_lays_out_nothing(qtbot, tmp_path):
     # 193 passes: the first reports' ETAs are the longest ("ETA 11 min 40 s"); later ones only get shorter.
     bar.set_progress(_progress(1, 193, 3.5))
     _settle(qtbot)
-    paints = Counter(list(view.grids.values()), QtCore.QEvent.Type.Paint)
-    requests = Counter([wb, view, bar], QtCore.QEvent.Type.LayoutRequest)
+    paints = EventCounter(list(view.grids.values()), QtCore.QEvent.Type.Paint)
+    requests = EventCounter([wb, view, bar], QtCore.QEvent.Type.LayoutRequest)
     etas = []
     for done in range(2, 60, 3):
         bar.set_progress(_progress(done, 193, 3.5 * done * (1 + (done % 7) / 50)))

@@ -8,25 +8,7 @@ from PySide6 import QtCore, QtWidgets
 
 from explorer.attention.panel import AttentionPanel
 from explorer.ui.steady_row import SteadyRow
-from tests.explorer.conftest import make_synthetic_maps
-
-
-class LayoutRequests(QtCore.QObject):
-    """Counts the LayoutRequest events each watched widget receives."""
-
-    def __init__(self, widgets) -> None:
-        super().__init__()
-        self.counts = {w: 0 for w in widgets}
-        for w in widgets:
-            w.installEventFilter(self)
-
-    def eventFilter(self, obj, event) -> bool:  # noqa: N802 - Qt override
-        if event.type() == QtCore.QEvent.Type.LayoutRequest and obj in self.counts:
-            self.counts[obj] += 1
-        return False
-
-    def total(self) -> int:
-        return sum(self.counts.values())
+from tests.explorer.conftest import EventCounter, make_synthetic_maps
 
 
 def _settle(qtbot) -> None:
@@ -58,7 +40,7 @@ def test_a_head_switch_sends_no_layout_request_past_the_statistics(qtbot):
     # The row between the label and the panel's content is what stops the label's requests.
     watched = _ancestors(stats.parentWidget().parentWidget())
     assert panel in watched and holder in watched
-    requests = LayoutRequests(watched)
+    requests = EventCounter(watched, QtCore.QEvent.Type.LayoutRequest)
     texts = set()
     for head in (1, 2, 3, 0):
         panel.set_state("encoder", 0, head)
@@ -88,7 +70,7 @@ def test_a_text_of_another_height_gets_its_room_and_the_same_height_no_request(q
     _settle(qtbot)
     one_line = row.height()
     assert one_line == label.heightForWidth(300) and label.geometry() == row.rect()
-    requests = LayoutRequests([window])
+    requests = EventCounter([window], QtCore.QEvent.Type.LayoutRequest)
     label.setText("another short one")  # the same single line: nothing above is laid out again
     _settle(qtbot)
     assert requests.total() == 0 and row.height() == one_line
