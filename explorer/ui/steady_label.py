@@ -10,7 +10,7 @@ held, no grid paints during a run).
 
 Qt skips that request for a widget whose minimum and maximum sizes are equal, so this label keeps a
 fixed size: it grows when a longer text needs it (one layout), never shrinks while a run goes on
-(``release`` lets it fit its text again), and follows its font (zoom).
+(``hold(False)`` lets it fit its text again), and follows its font (zoom).
 """
 
 from __future__ import annotations
