@@ -15,7 +15,7 @@ fixed size: it grows when a longer text needs it (one layout), never shrinks whi
 
 from __future__ import annotations
 
-from PySide6.QtCore import QEvent, Qt
+from PySide6.QtCore import QEvent, QSize, Qt
 from PySide6.QtWidgets import QLabel
 
 
@@ -45,8 +45,9 @@ class SteadyLabel(QLabel):
         height = max(text.height(), self.fontMetrics().height()) + margins.top() + margins.bottom() + 2 * self.margin()
         if self._held:
             width, height = max(width, self.minimumWidth()), max(height, self.minimumHeight())
-        if (width, height) != (self.minimumWidth(), self.minimumHeight()) or self.maximumWidth() != width:
-            self.setFixedSize(width, height)
+        size = QSize(width, height)
+        if self.minimumSize() != size or self.maximumSize() != size:
+            self.setFixedSize(size)
 
     def changeEvent(self, event) -> None:  # noqa: N802 - Qt override: zoom changes the font
         super().changeEvent(event)
