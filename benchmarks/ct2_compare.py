@@ -7,7 +7,8 @@ CTranslate2 float32 and int8 on the same model (``benchmarks.ct2`` converts it),
   ``benchmarks.latency``: our ``translate`` (greedy, with capture, as the window runs it) against
   CTranslate2's ``translate_batch`` of that one sentence; interleaved rounds (``machine.interleaved``),
   the ratio is the median over rounds of ours / theirs within a round. The same for beam 4 (ours: the
-  window's beam search with capture).
+  window's beam search with capture). Greedy also runs drafted with the int8 kernel this machine does not
+  choose (model/decoding/int8.py), in the same rounds: ``ct2_greedyN_ratio_<kernel>`` is ours / that.
 * throughput: greedy over the N sentences in batches of 64, ours (``translate_many``) against CTranslate2
   with as many intra-op threads, on 1 thread and again on ``eval_threads()`` threads where that is more
   (what ``evaluate`` would use); interleaved rounds likewise. Both counts, because on the 2-core machine
@@ -57,6 +58,9 @@ def run(rounds: int = 7, sentences: int = 1000, log=print) -> dict:
         log(f"  greedy outputs identical to CTranslate2 {q}: {same}/{len(texts)}")
 
     tok = loaded.tokenizer
+    other_kernel, other = _other_int8_kernel(loaded)
+    if other is not None:
+        out["int8_kernel"] = "fbgemm" if other_kernel == "weight_only" else "weight_only"
     for beam in (1, 4):
         search = "greedy" if beam == 1 else f"beam{beam}_"
         for n, text in pick_sentences(tok).items():
@@ -67,6 +71,8 @@ def run(rounds: int = 7, sentences: int = 1000, log=print) -> dict:
                 # so beam outputs may differ; the work per step is the same search over 4 rows.
                 cases[q] = lambda tr=tr, p=pieces, b=beam: tr.translate_batch(
                     [p], beam_size=b, length_penalty=0.6 if b > 1 else 1.0, max_decoding_length=len(p) + 50)
+            if beam == 1 and other is not None:  # the same search drafted with the other int8 kernel
+                cases[f"ours_{other_kernel}"] = lambda t=text: translate(other, t)
             times = interleaved(cases, rounds)
             key = f"ct2_{search}{n}"
             for q in one:
@@ -74,6 +80,11 @@ def run(rounds: int = 7, sentences: int = 1000, log=print) -> dict:
             out[f"{key}_ms"] = {k: summary_ms(v) for k, v in times.items()}
             log(f"  {n} pieces, beam {beam}, 1 thread: ours {out[f'{key}_ms']['ours']['p50']:.1f} ms p50, "
                 + ", ".join(f"{q} ×{out[f'{key}_ratio_{q}']}" for q in one))
+            if f"ours_{other_kernel}" in times:
+                ratio = out[f"{key}_ratio_{other_kernel}"] = round(
+                    median_ratio(times["ours"], times[f"ours_{other_kernel}"]), 2)
+                log(f"    drafted with the {other_kernel} int8 kernel instead: "
+                    f"{out[f'{key}_ms'][f'ours_{other_kernel}']['p50']:.1f} ms p50 (ours ×{ratio} of it)")
 
     for n in counts:
         cases = {"ours": lambda n=n: translate_many(loaded.model, tok, texts, threads=n)}
@@ -87,6 +98,21 @@ def run(rounds: int = 7, sentences: int = 1000, log=print) -> dict:
         log(f"  greedy over {len(texts)} sentences, {n} thread(s): {out[f'{key}_s']}, "
             + ", ".join(f"{q} ×{out[f'{key}_ratio_{q}']}" for q in many[n]))
     return out
+
+
+def _other_int8_kernel(loaded):
+    """(name, a copy of ``loaded`` whose greedy search drafts with the int8 kernel this machine does not
+    choose), or (None, None) where only one kernel runs here (model/decoding/int8.py says which is chosen
+    where, and why)."""
+    import dataclasses
+
+    from model.decoding import int8
+    chosen = int8.search_copy(loaded)
+    if chosen is None or not int8.weight_only_available():
+        return None, None
+    weight_only = any(m._rows is not None for m in chosen.modules() if isinstance(m, int8.Int8Linear))
+    copy = dataclasses.replace(loaded, search_cache=int8.search_model(loaded.model, weight_only=not weight_only))
+    return ("fbgemm" if weight_only else "weight_only"), copy
 
 
 def main(argv: list[str] | None = None) -> int:

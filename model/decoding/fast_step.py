@@ -24,6 +24,7 @@ import torch.nn.functional as F
 from torch import Tensor, nn
 
 from model import packed_linear
+from model.decoding import int8
 from model.transformer import DecoderState, Transformer
 
 
@@ -40,12 +41,15 @@ def _int8_linear():
 
 
 def _projection(linear: nn.Module, rows: slice | None = None):
-    """A callable x ↦ x Wᵀ + b for an ``nn.Linear`` (packed where it can be), or the int8 kernel for
+    """A callable x ↦ x Wᵀ + b for an ``nn.Linear`` (packed where it can be), or the int8 kernel of an
     ``Int8Linear``."""
     packed = getattr(linear, "_packed", None)
     if packed is not None:  # model/decoding/int8.py: rows were chosen when it was packed
         kernel, reduce_range = _int8_linear(), linear.reduce_range
         return lambda x: kernel(x.contiguous(), packed, reduce_range)
+    int8_rows = getattr(linear, "_rows", None)
+    if int8_rows is not None:  # the int8 copy's weight-only kernel (model/decoding/int8.py)
+        return functools.partial(int8.weight_only_product, rows=int8_rows[0], scale=int8_rows[1], bias=int8_rows[2])
     fast = packed_linear.product(linear.weight, linear.bias, rows)
     if fast is not None:
         return fast

@@ -40,7 +40,9 @@ def _marian_like() -> Transformer:
 def _models(loaded):
     out = [("tiny fp32", loaded.model), ("Marian-like fp32", _marian_like())]
     if int8.available():
-        out.append(("tiny int8", int8.search_model(loaded.model)))
+        out.append(("tiny int8 fbgemm", int8.search_model(loaded.model, weight_only=False)))
+    if int8.available() and int8.weight_only_available():
+        out.append(("tiny int8 weight-only", int8.search_model(loaded.model, weight_only=True)))
     return out
 
 
