@@ -5,6 +5,10 @@ from __future__ import annotations
 import argparse
 import contextlib
 import io
+import os
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
@@ -73,3 +77,15 @@ def test_no_data_option_shows_an_argparse_placeholder(capsys):
             if path.startswith("attention-explorer data") and a.metavar is None and not a.choices]
     assert bare == []
     capsys.readouterr()
+
+
+@pytest.mark.parametrize("package", ["explorer", "attention_explorer"])
+def test_python_m_runs_the_command(package):
+    """``python -m explorer`` (a source checkout) and ``python -m attention_explorer`` (installed) are the
+    ``attention-explorer`` command: a first try of either must not answer 'No module named …__main__'."""
+    root = Path(__file__).resolve().parents[2]
+    path = [str(root)] + ([str(root / "packaging")] if package == "attention_explorer" else [])
+    done = subprocess.run([sys.executable, "-m", package, "--version"], capture_output=True, text=True,
+                          cwd=root, env={**os.environ, "PYTHONPATH": os.pathsep.join(path)}, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == f"attention-explorer {version()}"
