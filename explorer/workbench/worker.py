@@ -14,13 +14,12 @@ from __future__ import annotations
 
 import logging
 import threading
-import time
 from pathlib import Path
 
 from PySide6.QtCore import QObject, Signal, Slot
 
 from model.errors import UserError
-from model.records.research import AnalysisProgress
+from model.records.research import ProgressClock
 
 log = logging.getLogger(__name__)
 
@@ -66,10 +65,10 @@ class AnalysisWorker(QObject):
         return cache if self.cache_dir is None else Path(self.cache_dir) / cache.name
 
     def _reporter(self, job: str, request_id: int):
-        start = time.perf_counter()
+        clock = ProgressClock(job, request_id)
 
         def report(done: int, total: int) -> None:
-            self.progress.emit(AnalysisProgress(job, done, total, time.perf_counter() - start, request_id))
+            self.progress.emit(clock(done, total))
         return report
 
     @Slot(int, str, str, str, int)

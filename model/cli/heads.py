@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import sys
-import time
 from pathlib import Path
 
 from model.cli.inputs import DEVICE_HELP, MODEL_HELP, load_model_arg
@@ -70,11 +69,12 @@ class _Passes:
     """'pass 12/49 over the test set, ETA 3 min 05 s' on stderr."""
 
     def __init__(self) -> None:
-        self.start = time.perf_counter()
+        from model.records.research import ProgressClock
+        self.clock = ProgressClock("importance")
 
     def __call__(self, done: int, total: int) -> None:
-        from model.records.research import AnalysisProgress, format_eta
-        eta = format_eta(AnalysisProgress("importance", done, total, time.perf_counter() - self.start).eta_s)
+        from model.records.research import format_eta
+        eta = format_eta(self.clock(done, total).eta_s)
         print(f"\rpass {done}/{total} over the test set, {eta}   ", end="\n" if done == total else "",
               file=sys.stderr, flush=True)
 

@@ -7,6 +7,8 @@ compute them.
 
 from __future__ import annotations
 
+import time
+from collections import deque
 from dataclasses import asdict, dataclass
 
 import numpy as np
@@ -151,20 +153,51 @@ def _number(x: float) -> float | None:
 
 @dataclass(frozen=True)
 class AnalysisProgress:
-    """How far a long analysis is: ``done`` of ``total`` steps after ``elapsed_s`` seconds."""
+    """How far a long analysis is: ``done`` of ``total`` steps after ``elapsed_s`` seconds.
+
+    recent_s_per_step: the pace of the last few reports (``ProgressClock``), None where unknown."""
 
     job: str  # "importance" or "stats"
     done: int
     total: int
     elapsed_s: float
     request_id: int = 0
+    recent_s_per_step: float | None = None
 
     @property
     def eta_s(self) -> float | None:
-        """Seconds left at the pace so far; None before the first step has finished."""
+        """Seconds left at the slower of the pace so far and the recent pace; None before the first step.
+
+        The recent pace counts because a run's steps grow dearer as it goes: head importance removes
+        decoder heads first (one shared encoder pass), then encoder heads, then more and more heads at
+        once along the pruning curve, where outputs loop to the length bound. Measured on 20 sentences of
+        the built-in model: its groups took 0.6 s, 0.95 s, then 0.9 → 3 s; halfway the pace so far gave
+        8.9 s for 16.4 s left, the recent pace 12.9 s (and 4.1 against 4.5 s near the end)."""
         if self.done <= 0:
             return None
-        return max(0.0, self.elapsed_s / self.done * (self.total - self.done))
+        pace = self.elapsed_s / self.done
+        if self.recent_s_per_step is not None:
+            pace = max(pace, self.recent_s_per_step)
+        return max(0.0, pace * (self.total - self.done))
+
+
+class ProgressClock:
+    """Times the reports of one run: ``clock(done, total)`` → its ``AnalysisProgress``, with the pace of
+    the last ``RECENT`` reports. Started when made."""
+
+    RECENT = 3  # reports: one group of ablations is ~1 s, so a few seconds of pace
+
+    def __init__(self, job: str, request_id: int = 0, clock=time.perf_counter) -> None:
+        self.job, self.request_id, self._clock = job, request_id, clock
+        self._start = clock()
+        self._marks: deque[tuple[int, float]] = deque([(0, 0.0)], maxlen=self.RECENT + 1)
+
+    def __call__(self, done: int, total: int) -> AnalysisProgress:
+        elapsed = self._clock() - self._start
+        self._marks.append((done, elapsed))
+        first_done, first_t = self._marks[0]
+        recent = (elapsed - first_t) / (done - first_done) if done > first_done else None
+        return AnalysisProgress(self.job, done, total, elapsed, self.request_id, recent)
 
 
 def format_eta(seconds: float | None) -> str:

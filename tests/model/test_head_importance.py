@@ -130,6 +130,27 @@ def test_progress_eta():
     assert format_eta(125) == "ETA 2 min 05 s"
 
 
+def test_the_eta_reads_the_recent_pace_when_steps_grow_dearer():
+    """Head importance's later groups cost more (the pruning curve); the pace so far alone promised half
+    the time left. The ETA takes the slower of the two paces, so a slow first group still counts too."""
+    from model.records.research import ProgressClock
+    now = [0.0]
+    clock = ProgressClock("importance", request_id=7, clock=lambda: now[0])
+    seen = []
+    for cost in (1.0, 1.0, 1.0, 2.0, 3.0, 4.0):  # seconds for each group of 8 steps
+        now[0] += cost
+        seen.append(clock(8 * (len(seen) + 1), 80))
+    last = seen[-1]
+    assert (last.done, last.total, last.elapsed_s, last.request_id) == (48, 80, 12.0, 7)
+    assert last.recent_s_per_step == 9.0 / 24  # the last three groups: 2 + 3 + 4 s for 24 steps
+    assert last.eta_s == 9.0 / 24 * 32 and last.eta_s > 12.0 / 48 * 32  # not the pace so far's 8 s
+    slow_start = ProgressClock("stats", clock=lambda: now[0])
+    for done, cost in ((10, 10.0), (20, 1.0), (30, 1.0), (40, 1.0), (50, 1.0)):
+        now[0] += cost
+        p = slow_start(done, 100)
+    assert p.recent_s_per_step == 3.0 / 30 and p.eta_s == 14.0 / 50 * 50  # the slower pace: so far's
+
+
 def test_default_test_set_is_the_models_heldout(loaded, tmp_path, capsys):
     import shutil
 
