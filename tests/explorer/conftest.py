@@ -61,7 +61,7 @@ import time  # noqa: E402
 import types  # noqa: E402
 from pathlib import Path  # noqa: E402
 
-from PySide6.QtCore import QEvent, QObject, QSettings, QThread  # noqa: E402
+from PySide6.QtCore import QEvent, QObject, QSettings, QThread, Signal  # noqa: E402
 
 from model.errors import CheckpointError, UserError  # noqa: E402
 from model.records import AttentionVectors, DecodeSteps, HeadVectors, Hypothesis, ModelInfo, Translation  # noqa: E402
@@ -315,6 +315,26 @@ def open_real_window(qtbot, model_dir, sentence: str, size=(1400, 900), **window
     with qtbot.waitSignal(win.controller.translation_ready, timeout=REAL_TIMEOUT):
         win.open_model(model_dir)
     return win
+
+
+class Heard(QObject):
+    """A signal of a worker on its own QThread, re-emitted on the GUI thread: wait on ``Heard(sig).heard``,
+    whose one argument is the tuple of the worker signal's arguments. Keep the object while waiting.
+
+    Why not ``qtbot.waitSignal(worker.sig)``: pytest-qt hears a signal through a plain callable, which Qt
+    runs on the emitting thread. The blocker then stops its timeout timer and quits its event loop from
+    the worker's thread; a quit that lands before the loop starts is lost, and a full run hung for 10
+    minutes that way (tests/explorer/test_worker_signals.py). A method of an object on the GUI thread is
+    queued to that thread, as the window's own connections are."""
+
+    heard = Signal(tuple)
+
+    def __init__(self, signal) -> None:
+        super().__init__()
+        signal.connect(self._hear)
+
+    def _hear(self, *args) -> None:
+        self.heard.emit(args)
 
 
 class EventCounter(QObject):

@@ -8,6 +8,7 @@ import pytest
 
 from explorer.translate.file_dialog import TranslateFileDialog, review_line, review_order
 from explorer.translate.file_worker import output_path
+from tests.explorer.conftest import Heard
 
 TIMEOUT = 120_000
 
@@ -31,9 +32,10 @@ def test_a_file_of_200_sentences_is_saved_beside_it_with_200(qtbot, dialog, tmp_
     src = _file(tmp_path, 200)
     seen = []
     dialog.worker.progress.connect(lambda done, total: seen.append((done, total)))
-    with qtbot.waitSignal(dialog.worker.finished, timeout=TIMEOUT) as done:
+    finished = Heard(dialog.worker.finished)
+    with qtbot.waitSignal(finished.heard, timeout=TIMEOUT) as done:
         assert dialog.start(str(src))
-    out, sentences, review = done.args
+    out, sentences, review = done.args[0]
     assert out == str(tmp_path / "letter.de.txt") and sentences == 200
     lines = (tmp_path / "letter.de.txt").read_text(encoding="utf-8").split("\n")
     assert len(lines) == 201 and all(lines[:200]) and lines[200] == ""
@@ -72,9 +74,11 @@ def test_no_model_and_a_file_that_is_not_text_are_one_line(qtbot, tmp_path, tiny
     qtbot.addWidget(d)
     binary = tmp_path / "photo.txt"
     binary.write_bytes(b"\xff\xd8\xff\xe0" + bytes(range(256)) * 4)
-    with qtbot.waitSignal(d.worker.failed, timeout=TIMEOUT) as failed:
+    refused = Heard(d.worker.failed)
+    with qtbot.waitSignal(refused.heard, timeout=TIMEOUT) as failed:
         d.start(str(binary))
-    assert "\n" not in failed.args[0] and "photo.txt" in failed.args[0]
+    message = failed.args[0][0]
+    assert "\n" not in message and "photo.txt" in message
     assert not list(tmp_path.glob("photo.de*"))
     d.shutdown()
     # The reason sits right under the file's name, not half-way down a blank dialog.

@@ -19,7 +19,7 @@ from PySide6 import QtCore, QtGui
 from explorer.workbench.alignment_view import LINE_COLOR, AlignmentView, words
 from explorer.workbench.panel import Workbench
 from model.analysis.alignment import align
-from tests.explorer.conftest import make_info, make_synthetic_maps
+from tests.explorer.conftest import Heard, make_info, make_synthetic_maps
 
 SRC = ["3 1 4 1 5", "9 2 6", "2 7 1 8 2", "5 3 5 8"]
 REF = [" ".join(reversed(s.split())) for s in SRC]
@@ -57,12 +57,13 @@ def _run_importance(qtbot, wb, files):
         seen.append((view.shown.text(), view.estimate is not None, view.result is None,
                      bar.cancel_button.isEnabled()))
     view.set_estimate = recording
-    with qtbot.waitSignal(wb.worker.importance_ready, timeout=180_000) as blocker:
+    ready = Heard(wb.worker.importance_ready)
+    with qtbot.waitSignal(ready.heard, timeout=180_000) as blocker:
         bar.run_button.click()
         assert not bar.run_button.isEnabled() and bar.cancel_button.isEnabled()
     qtbot.waitUntil(lambda: wb.importance_view.result is not None)
     wb.last_shown = seen
-    return blocker.args[1]
+    return blocker.args[0][1]
 
 
 def test_importance_grid_fills_from_a_run_and_exports(qtbot, bench, files, tiny_model_dir, tmp_path):
@@ -116,9 +117,10 @@ def test_importance_grid_fills_from_a_run_and_exports(qtbot, bench, files, tiny_
     assert [float(r["bleu"]) for r in rows] == pytest.approx([h.bleu for h in headless.heads], abs=1e-4)
     assert json.loads((tmp_path / "imp.json").read_text(encoding="utf-8"))["heads"] == result.to_json()["heads"]
     # Reopening the model shows the cached result at once, with identical numbers.
-    with qtbot.waitSignal(bench.worker.importance_ready, timeout=10_000) as blocker:
+    ready = Heard(bench.worker.importance_ready)
+    with qtbot.waitSignal(ready.heard, timeout=10_000) as blocker:
         bench.set_model(make_info(str(tiny_model_dir), n_layers=2, n_heads=4))
-    hit = blocker.args[1]
+    hit = blocker.args[0][1]
     assert hit.cached and hit.heads == result.heads and hit.curve == result.curve
     qtbot.waitUntil(lambda: view.result is not None and view.result.cached)
     assert "from the cache" in view.summary.text()
@@ -131,9 +133,9 @@ def test_importance_grid_fills_from_a_run_and_exports(qtbot, bench, files, tiny_
     assert view.export_button.isEnabled() and not view.restore()  # once
     # Run again on the same sentences: the cache answers, and the bar is not left striped "busy" beside an
     # enabled Run (no report came to say how far it got).
-    with qtbot.waitSignal(bench.worker.importance_ready, timeout=10_000) as blocker:
+    with qtbot.waitSignal(ready.heard, timeout=10_000) as blocker:
         view.run_bar.run_button.click()
-    assert blocker.args[1].cached
+    assert blocker.args[0][1].cached
     qtbot.waitUntil(view.run_bar.run_button.isEnabled)
     bar = view.run_bar.progress
     assert bar.isHidden() or bar.maximum() > 0
@@ -147,13 +149,14 @@ def test_cancel_stops_within_a_second(qtbot, bench, tmp_path):
     bar = bench.importance_view.run_bar
     bar.set_files(str(src), str(ref))
     bar.count.setValue(0)
-    with qtbot.waitSignal(bench.worker.progress, timeout=120_000):
+    progress, cancelled = Heard(bench.worker.progress), Heard(bench.worker.cancelled)
+    with qtbot.waitSignal(progress.heard, timeout=120_000):
         bar.run_button.click()
-    with qtbot.waitSignal(bench.worker.cancelled, timeout=5_000) as blocker:
+    with qtbot.waitSignal(cancelled.heard, timeout=5_000) as blocker:
         start = time.perf_counter()
         bar.cancel_button.click()
     assert time.perf_counter() - start < 1.0
-    assert blocker.args[0] == "importance"
+    assert blocker.args[0][0] == "importance"
     qtbot.waitUntil(lambda: bar.run_button.isEnabled())
     assert bar.message.text() == "Cancelled." and bench.importance_view.result is None
     assert bar.progress.isHidden()  # no "n / 193" of a run that is over
@@ -169,7 +172,8 @@ def test_stats_table_sorts_and_exports_the_headless_numbers(qtbot, bench, files,
     bar = bench.stats_view.run_bar
     bar.set_files(files[0])
     bar.count.setValue(0)
-    with qtbot.waitSignal(bench.worker.stats_ready, timeout=120_000):
+    ready = Heard(bench.worker.stats_ready)
+    with qtbot.waitSignal(ready.heard, timeout=120_000):
         bar.run_button.click()
     qtbot.waitUntil(lambda: bench.stats_view.table_data is not None)
     view = bench.stats_view

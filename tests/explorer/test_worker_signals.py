@@ -11,6 +11,8 @@ from pathlib import Path
 
 from PySide6.QtCore import QMetaObject, QObject, Qt, QThread, Signal, Slot
 
+from tests.explorer.conftest import Heard
+
 EXPLORER = Path(__file__).resolve().parents[2] / "explorer"
 LAMBDA_ON_WORKER = re.compile(r"worker\w*\.\w+\.connect\(\s*(lambda|partial|functools\.partial)")
 
@@ -21,6 +23,19 @@ class _Worker(QObject):
     @Slot()
     def say(self) -> None:
         self.said.emit()
+
+
+class _Talker(QObject):
+    said = Signal(int, str)
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.count = 0
+
+    @Slot()
+    def say(self) -> None:
+        self.count += 1
+        self.said.emit(self.count, "said")
 
 
 class _Receiver(QObject):
@@ -41,14 +56,38 @@ def test_a_lambda_on_a_workers_signal_runs_on_the_workers_thread_a_bound_method_
     worker.said.connect(receiver.heard)
     thread.start()
     try:
-        with qtbot.waitSignal(worker.said, timeout=5000):  # the GUI thread asks the worker, as the window does
-            QMetaObject.invokeMethod(worker, "say", Qt.ConnectionType.QueuedConnection)
-        qtbot.waitUntil(lambda: bool(receiver.threads), timeout=5000)
+        # The GUI thread asks the worker, as the window does. Not ``qtbot.waitSignal(worker.said)``: its
+        # slot is a plain callable too, so it ran on the worker's thread, where it stopped the blocker's
+        # timeout timer and quit its event loop from the wrong thread; once in a full run the quit came
+        # before the loop started and the test hung until pytest-timeout (10 min). Polling on this thread
+        # cannot race.
+        QMetaObject.invokeMethod(worker, "say", Qt.ConnectionType.QueuedConnection)
+        qtbot.waitUntil(lambda: bool(receiver.threads) and bool(lambda_threads), timeout=5000)
     finally:
         thread.quit()
         thread.wait()
     assert receiver.threads == [threading.main_thread().name]
     assert lambda_threads and lambda_threads != [threading.main_thread().name]  # the trap this file guards
+
+
+def test_heard_waits_for_a_workers_signal_on_the_gui_thread(qtbot):
+    """The tests' way to wait for a worker's signal (conftest.Heard) hears it on this thread, with its
+    arguments, as often as the worker says it."""
+    worker, threads = _Talker(), []
+    thread = QThread()
+    worker.moveToThread(thread)
+    relay = Heard(worker.said)
+    relay.heard.connect(lambda args: threads.append(threading.current_thread().name))
+    thread.start()
+    try:
+        for n in (1, 2):
+            with qtbot.waitSignal(relay.heard, timeout=5000) as blocker:
+                QMetaObject.invokeMethod(worker, "say", Qt.ConnectionType.QueuedConnection)
+            assert blocker.args == [(n, "said")]
+    finally:
+        thread.quit()
+        thread.wait()
+    assert threads == [threading.main_thread().name] * 2
 
 
 def test_no_worker_signal_is_connected_to_a_lambda():
