@@ -84,6 +84,7 @@ class StepView(QtWidgets.QWidget):
             controls.addWidget(w)
         controls.addWidget(self.slider, 1)
         controls.addWidget(self.step_label)
+        controls.addSpacing(12)  # two read-outs, not one phrase: "Step 2 of 6Speed" at the row's 4 px
         controls.addWidget(QtWidgets.QLabel("Speed"))
         controls.addWidget(self.speed_combo)
         line = QtWidgets.QHBoxLayout()

@@ -62,16 +62,28 @@ class FlowLayout(QtWidgets.QLayout):
         return [i for i in self._items if not (i.widget() is not None and i.widget().isHidden())]
 
     def _arrange(self, rect: QtCore.QRect, move: bool) -> int:
-        """Place the items in rows inside rect (when move); returns the height they need."""
+        """Place the items in rows inside rect (when move); returns the height they need.
+
+        Each item is centred on its row's height: a one-line label beside a taller spin box or progress
+        bar reads level with it (top-aligned, "Sentences:" and the ETA sat 4 px high)."""
         m = self.contentsMargins()
         area = rect.adjusted(m.left(), m.top(), -m.right(), -m.bottom())
         x, y, row_height = area.x(), area.y(), 0
+        row: list[tuple[QtWidgets.QLayoutItem, int, QtCore.QSize]] = []
+
+        def place_row() -> None:
+            for item, left, hint in row:
+                item.setGeometry(QtCore.QRect(QtCore.QPoint(left, y + (row_height - hint.height()) // 2), hint))
+
         for item in self._visible():
             hint = item.sizeHint()
             if x > area.x() and x + hint.width() > area.right() + 1:  # no room left: start a new row
-                x, y, row_height = area.x(), y + row_height + self._gap, 0
-            if move:
-                item.setGeometry(QtCore.QRect(QtCore.QPoint(x, y), hint))
+                if move:
+                    place_row()
+                x, y, row_height, row = area.x(), y + row_height + self._gap, 0, []
+            row.append((item, x, hint))
             x += hint.width() + self._gap
             row_height = max(row_height, hint.height())
+        if move:
+            place_row()
         return y + row_height - rect.y() + m.bottom()

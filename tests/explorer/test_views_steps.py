@@ -6,6 +6,7 @@ import dataclasses
 
 import numpy as np
 import pytest
+from PySide6 import QtWidgets
 from PySide6.QtCore import QSize, Qt
 
 from explorer.lecture.step_view import StepView
@@ -277,3 +278,14 @@ def test_two_hypotheses_that_read_alike_show_where_their_pieces_part(qtbot):
     assert texts == ["✓ 我喜欢·读书·。 </s>", "✓ 我喜欢·读·书·。 </s>", "我爱书"]  # the third has no twin
     assert "split into other pieces" in table.item(0, 0).toolTip()
     assert "split" not in table.item(2, 0).toolTip()
+
+
+def test_the_step_count_and_speed_read_as_two_labels(qtbot, view):
+    """'Step 2 of 6' and 'Speed' sat 4 px apart and read as one phrase ("Step 2 of 6Speed")."""
+    view.set_translation(translation_with_steps())
+    view.set_step(2)
+    qtbot.wait(10)
+    speed = next(w for w in view.findChildren(QtWidgets.QLabel) if w.text() == "Speed")
+    assert view.step_label.text().startswith("Step 2 of")
+    gap = speed.geometry().left() - view.step_label.geometry().right()
+    assert gap >= 12, gap
