@@ -340,3 +340,26 @@ def test_a_text_made_of_translated_parts_is_remade_whole_after_a_switch(english_
     assert "from the cache" not in chinese and "Cross" not in chinese and "交叉注意力" in chinese, chinese
     i18n.install_language("en")
     assert again(chinese) == text
+
+
+def test_the_chinese_estimate_note_never_ends_on_a_lone_word(english_after):
+    """Qt may break Chinese between any two characters: "…BLEU 下降随后给" then "出。" alone on a line at
+    the workbench's widths (every width from 656 to 702 px measured). The last words are joined (U+2060),
+    so whatever the width or font, a wrapped note ends with them together."""
+    from PySide6.QtGui import QFont, QTextLayout
+
+    from explorer.workbench.importance_view import SHOWN_ESTIMATE
+    i18n.install_language("zh_CN")
+    text = i18n.translate(SHOWN_ESTIMATE)
+    assert text.startswith("当前显示")
+    for width in range(300, 1000, 3):
+        layout = QTextLayout(text, QFont())
+        layout.beginLayout()
+        lengths = []
+        while (line := layout.createLine()).isValid():
+            line.setLineWidth(width)
+            lengths.append(line.textLength())
+        layout.endLayout()
+        if len(lengths) > 1:
+            last = text[len(text) - lengths[-1]:].replace("\u2060", "")
+            assert len(last) >= 5, (width, last)
