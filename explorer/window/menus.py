@@ -19,7 +19,7 @@ from explorer.ui.i18n import tr
 from explorer.window.file_translation import open_translate_file
 from explorer.window.live_tools import install_live_tools
 from explorer.window.models_menu import install_models_menu
-from explorer.window.ports import docks_port, lesson_room, sentence_port, tabs_port
+from explorer.window.ports import docks_port, follow_tab, lesson_room, sentence_port, tabs_port
 
 
 def add_action(window: QMainWindow, menu: QMenu, text: str, slot, shortcuts=(),
@@ -82,6 +82,7 @@ def build_menus(window) -> None:
                                           w.controller.set_capture_vectors, view_menu)
     w.step_view, w.step_action = install_step_tab(tabs_port(w), sentence_port(w), w.attention_panel,
                                                   w.controller.set_capture_steps, view_menu)
+    w.tabs.currentChanged.connect(lambda _index: follow_tab(w, w.formula_dock))
     w.live_tools = install_live_tools(w)  # head ablation, View › Beam hypotheses, File › Compare with model…
     view_menu.addSeparator()
     w.colormap_menu = view_menu.addMenu("&Colour map")

@@ -20,6 +20,8 @@ BOTTOM_SHARE = 0.42
 # caption and a step or two, so that the walkthrough stays in view with a scroll bar rather than a slit.
 DOCK_LINES = 5
 FIT_PENDING = "fit_pending"  # a dock property: placed under the maps, its height not yet fitted to its steps
+STEP_TAB_HELD = "step_tab_held"  # a dock property: its height under the maps before the Step tab took it
+ON_STEP_TAB = "on_step_tab"  # a dock property: whether the Step tab was showing at the last tab change
 SIDE_WIDTH = 300  # px the steps need beside the maps to stay readable (8 numbers in two or three lines)
 
 
@@ -136,6 +138,8 @@ def bottom_height(window, dock: QDockWidget) -> int:
     who wants more of the steps.
     """
     view = dock.widget()
+    if window.tabs.currentWidget() is window.step_view:  # opened there: follow_tab says why
+        return least_height(window, dock)
     share = round(BOTTOM_SHARE * window.height())
     line = dock.fontMetrics().lineSpacing()
     title_bar = max(0, dock.minimumSizeHint().height() - view.minimumSizeHint().height())
@@ -149,5 +153,36 @@ def bottom_height(window, dock: QDockWidget) -> int:
         plot += dock.height() + separator  # the plot as it was before the dock took its height
     if plot < 1:  # never laid out (another view showing since the window opened): as before
         return share
-    least = title_bar + view.layout().itemAt(0).widget().heightForWidth(window.width()) + DOCK_LINES * line
-    return int(min(share, max(least, plot - separator - heatmap.readable_plot_height())))
+    return int(min(share, max(least_height(window, dock), plot - separator - heatmap.readable_plot_height())))
+
+
+def least_height(window, dock: QDockWidget) -> int:
+    """The dock's caption and ``DOCK_LINES`` lines of steps: the walkthrough in view, with a scroll bar."""
+    view = dock.widget()
+    line = dock.fontMetrics().lineSpacing()
+    title_bar = max(0, dock.minimumSizeHint().height() - view.minimumSizeHint().height())
+    return title_bar + view.layout().itemAt(0).widget().heightForWidth(window.width()) + DOCK_LINES * line
+
+
+def follow_tab(window, dock: QDockWidget) -> None:
+    """The Step tab gets the height of a dock under the maps; the other tabs get it back.
+
+    Its height is fitted to the Attention tab's Head map, but the Step tab stacks its controls, two maps
+    and the next-piece bars in the same height: at 1024 × 768 with the dock open its cross map was a 54 px
+    strip under a colour bar whose labels overlapped, with 3 of the 6 bars. So on the Step tab the dock
+    keeps its caption and a few lines (``least_height``), and on leaving it returns to the height it had,
+    a separator the teacher moved included (or is fitted, if it was opened on the Step tab)."""
+    on_steps, was_on_steps = window.tabs.currentWidget() is window.step_view, bool(dock.property(ON_STEP_TAB))
+    dock.setProperty(ON_STEP_TAB, on_steps)
+    if (dock.isFloating() or not dock.isVisible()
+            or window.dockWidgetArea(dock) != Qt.DockWidgetArea.BottomDockWidgetArea):
+        return
+    if on_steps:
+        least = least_height(window, dock)
+        if dock.height() > least:
+            dock.setProperty(STEP_TAB_HELD, dock.height())
+            window.resizeDocks([dock], [least], Qt.Orientation.Vertical)
+    elif was_on_steps:
+        held = dock.property(STEP_TAB_HELD) or 0
+        dock.setProperty(STEP_TAB_HELD, 0)
+        window.resizeDocks([dock], [held or bottom_height(window, dock)], Qt.Orientation.Vertical)

@@ -5,7 +5,7 @@ steps visible without scrolling, numbers that grow with zoom (fake model, no tor
 from __future__ import annotations
 
 import pytest
-from PySide6.QtCore import QPointF
+from PySide6.QtCore import QPointF, Qt
 from PySide6.QtGui import QColor, QFont, QFontMetricsF
 from PySide6.QtWidgets import QScrollArea
 
@@ -270,3 +270,28 @@ def test_at_zoom_2_neighbouring_clock_titles_do_not_overlap(qtbot):
     for n in range(len(titles) - 1):
         if (n + 1) % view.columns():  # the same row (as many to a row as the canvas has room for)
             assert titles[n].right() <= titles[n + 1].left(), n
+
+
+def test_the_step_tab_takes_the_docks_height_and_gives_it_back(qtbot, projector):
+    """With the dock under the maps at 1024 × 768, the Step tab's cross map was a 54 px strip and 3 of its
+    6 next-piece bars showed (a walk-through, 2026-12-05; here, before the fix: a 2 px plot, 3 of 5 bars).
+    The Step tab now gets the dock's height while it shows, and the Attention tab gets back the height
+    the dock had there, a moved separator included."""
+    win, dock = projector, projector.formula_dock
+    qtbot.wait(50)
+    win.resizeDocks([dock], [dock.height() + 40], Qt.Orientation.Vertical)  # the teacher drags it higher
+    qtbot.wait(50)
+    chosen = dock.height()
+    with qtbot.waitSignal(win.controller.translation_ready, timeout=TIMEOUT):
+        win.tabs.setCurrentWidget(win.step_view)  # asks for the search step by step
+    qtbot.wait(50)
+    steps = win.step_view
+    steps.set_step(steps.n_steps() - 1)
+    qtbot.wait(50)
+    assert dock.isVisible() and dock.height() < chosen - 60
+    assert steps.maps.cross.plot.vb.height() >= 70, steps.maps.cross.plot.vb.height()
+    shown, _ = steps.bars.shown_rows()
+    assert len(shown) >= min(5, len(steps.bars.rows())), (len(shown), len(steps.bars.rows()))
+    win.show_tab("Attention")
+    qtbot.wait(50)
+    assert abs(dock.height() - chosen) <= 2, (dock.height(), chosen)
