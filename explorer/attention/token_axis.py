@@ -205,7 +205,27 @@ class TokenAxis(pg.AxisItem):
                 rect, flags = QtCore.QRectF(-width / 2, 0, width, height), _AlignTop
             else:
                 # Slanted or vertical: the label *ends* at its tick and runs down-left from it.
+                text, width = self._fit_left(text, width, anchor, angle, QtGui.QFontMetricsF(p.font()))
                 p.rotate(-angle)
                 rect, flags = QtCore.QRectF(-width, -height / 2, width, height), _AlignRight
             p.drawText(rect, int(flags), text)
             p.restore()
+
+    def _fit_left(self, text: str, width: float, anchor: QtCore.QPointF, angle: int,
+                  metrics: QtGui.QFontMetricsF) -> tuple[str, float]:
+        """A slanted label shortened ("Unfortun…") where it would run past the canvas' left edge.
+
+        Only the first labels can: they hang left of the plot, where only the row labels' axis makes
+        room, and under a map with short row labels (the Step tab's cross map: "<s>", "Leid") a long
+        first word was cut at the edge ("nfortunately", 24 px lost in presentation mode). Shortened,
+        it reads as a word with the rest in the hover read-out. Making the room instead narrowed the
+        cells until the labels stood vertical, and giving it back slanted them again."""
+        a = math.radians(angle)
+        if angle >= 90 or self.scene() is None:
+            return text, width  # vertical: it hangs half a line left, which the tick's cell covers
+        room = self.mapToScene(anchor).x() - 1  # px from the tick to the canvas' left edge
+        fits = (room - metrics.height() / 2 * math.sin(a)) / math.cos(a)  # the longest label that ends inside
+        if width <= fits:
+            return text, width
+        short = metrics.elidedText(text, QtCore.Qt.TextElideMode.ElideRight, max(0.0, fits - 2))
+        return short, metrics.horizontalAdvance(short) + 2

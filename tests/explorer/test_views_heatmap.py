@@ -162,3 +162,21 @@ def test_the_marked_cells_labels_stay_emphasised_when_the_mouse_leaves(view, qtb
     assert (left._highlight, bottom._highlight) == (2, 3)  # back to the marked cell's, not none
     view.set_marked_cell(None)
     assert (left._highlight, bottom._highlight) == (None, None)
+
+
+@pytest.mark.parametrize("width", [300, 400, 500])
+def test_the_first_slanted_key_label_ends_inside_the_canvas(view, qtbot, width):
+    """A slanted label runs down-left from its tick; under short row labels and no axis titles (the Step
+    tab's cross map) the first one ran past the canvas' left edge, cut to "nfortunately". It is now
+    shortened to what fits ("Unfortu…"): no text pixel in the canvas' first two columns."""
+    keys = ["▁Unfortunately", "▁nobody", "▁knows", "▁where", "▁he", "▁went", "."]
+    view.resize(width, 330)
+    view.set_matrix(np.full((2, len(keys)), 0.1), ["<s>", "▁Leid"], keys, row_title="", col_title="")
+    qtbot.wait(30)
+    image = view.canvas.grab().toImage()
+    bottom = view.plot.getAxis("bottom")
+    assert bottom.last_angle == 45
+    top = int(bottom.mapToScene(QtCore.QPointF(0, 0)).y())  # the labels' band, down to the canvas' end
+    edge = [(x, y) for y in range(top, image.height()) for x in (0, 1) if image.pixelColor(x, y).lightness() < 140]
+    assert edge == [], edge[:5]
+    assert view.col_labels()[0] == "Unfortunately"  # the axis keeps the whole token (the read-out names it)
