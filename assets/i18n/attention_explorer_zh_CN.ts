@@ -2120,6 +2120,10 @@ or train a new model on a parallel corpus.</source>
       <translation>当前显示：梯度估计（每个头的 |∂损失/∂门控|，Michel 等 2019）；精确的 BLEU 下&#x2060;降&#x2060;随&#x2060;后&#x2060;给&#x2060;出。</translation>
     </message>
     <message>
+      <source>Shown: gradient estimate (|∂loss/∂gate| per head, Michel et al. 2019); the exact run was cancelled.</source>
+      <translation>当前显示：梯度估计（每个头的 |∂损失/∂门控|，Michel 等 2019）；精确运行已&#x2060;取&#x2060;消。</translation>
+    </message>
+    <message>
       <source>Shown: exact BLEU drop (each head removed and the test set translated again).</source>
       <translation>当前显示：精确的 BLEU 下降（逐个移除头并重新翻译测试集）。</translation>
     </message>

@@ -29,6 +29,8 @@ HINT = N_("Run to score every head: each is removed alone and the test set trans
 SHOWN_ESTIMATE = N_("Shown: gradient estimate (|∂loss/∂gate| per head, Michel et al. 2019); the exact BLEU drop "
                     "follows.")
 SHOWN_EXACT = N_("Shown: exact BLEU drop (each head removed and the test set translated again).")
+SHOWN_ESTIMATE_ONLY = N_("Shown: gradient estimate (|∂loss/∂gate| per head, Michel et al. 2019); the exact run "
+                         "was cancelled.")
 
 CURVE_PEN = "#1f5fbf"
 AXIS_TITLE_SCALE = 0.85  # the curve's axis titles over the window's type: a little smaller than the text
@@ -152,9 +154,12 @@ class ImportanceView(QtWidgets.QWidget):
             axis.setLabel(axis.labelText, **{"font-size": f"{self._axis_point_size:.1f}pt"})
 
     def restore(self) -> bool:
-        """After a cancelled run: the exact result shown before its estimate, again; False when none."""
+        """After a cancelled run: the exact result shown before its estimate, again; False when none, and
+        the estimate, if one is shown, stays with a note that no exact drop follows it now."""
         kept, self._kept = self._kept, None
         if kept is None:
+            if self.estimate is not None and self.result is None:
+                self.shown.setText(translate(SHOWN_ESTIMATE_ONLY))
             return False
         self.set_result(kept[0], *kept[1])
         return True

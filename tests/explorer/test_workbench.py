@@ -159,6 +159,10 @@ def test_cancel_stops_within_a_second(qtbot, bench, tmp_path):
     assert blocker.args[0][0] == "importance"
     qtbot.waitUntil(lambda: bar.run_button.isEnabled())
     assert bar.message.text() == "Cancelled." and bench.importance_view.result is None
+    # The estimate (it came before the exact run's first report) stays, and no longer promises the
+    # exact drop that was cancelled.
+    assert bench.importance_view.estimate is not None
+    assert bench.importance_view.shown.text().endswith("the exact run was cancelled.")
     assert bar.progress.isHidden()  # no "n / 193" of a run that is over
     assert not any((tmp_path / "cache").glob("*.json"))  # a cancelled run stores nothing
     # another model (or the same one reopened): the old run's "Cancelled." and summary go (#31 item 15)
