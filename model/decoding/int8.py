@@ -21,7 +21,8 @@ Two kernels, chosen per machine (``weight_only_kernel()``):
   a draft step 1.47 against 1.60 ms, and drafts that agree with fp32 longer (150 held-out sentences:
   1.06 checks a sentence against 1.09), so greedy translation of the 5, 20 and 50-piece sentences of
   ``python -m benchmarks.ct2_compare`` took 21.5 / 46.6 / 327 ms against 23.5 / 50.8 / 499 ms (seven
-  interleaved rounds; the 50-piece one loops to 104 pieces, where fbgemm's drafts went wrong often). On
+  interleaved rounds; a second run: ×0.91 / ×1.06 / ×0.66 of fbgemm's time; the 50-piece one loops to
+  104 pieces, where fbgemm's drafts went wrong often). On
   an AVX-512 VNNI machine (2026-12-04) it was faster for the 768 × 256 products but slower for the
   output table, so fbgemm stays there.
 
