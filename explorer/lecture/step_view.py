@@ -279,7 +279,9 @@ class StepView(QtWidgets.QWidget):
         self.step_label.setText(i18n.tr("Step {t} of {n}", t=t, n=steps.n_steps))
         layer, head = self.layer_head()
         self.maps.set_step(tr.attention, layer, head, t)
-        shown = [html.escape(display_piece(p)) for p in steps.chosen[:t]]
+        # No line break inside a piece: Qt breaks after a "/", and "[</s>]" wrapped as "[</" and "s>]".
+        # A word joiner (U+2060, invisible) forbids it; Qt's rich text has no inline "nowrap".
+        shown = [html.escape(display_piece(p)).replace("/", "/\u2060") for p in steps.chosen[:t]]
         shown[-1] = f"<b><span style='color:{ACCENT}'>[{shown[-1]}]</span></b>"
         self.so_far.setText(i18n.tr("So far: ") + " ".join(shown))
         self.bars.set_step(steps.top_pieces[i], steps.top_probs[i], steps.chosen[i], float(steps.chosen_probs[i]),

@@ -289,3 +289,30 @@ def test_the_step_count_and_speed_read_as_two_labels(qtbot, view):
     assert view.step_label.text().startswith("Step 2 of")
     gap = speed.geometry().left() - view.step_label.geometry().right()
     assert gap >= 12, gap
+
+
+def test_so_far_never_breaks_a_piece_across_lines(qtbot, view):
+    """Qt may break a line after "/": the last piece "[</s>]" came out as "[</" and "s>]" (a walk-through at
+    1024 × 768). Laid out at every width, each line holds whole pieces."""
+    from PySide6.QtGui import QTextDocument
+
+    tr = translation_with_steps(text="the house is very big today")
+    tr = dataclasses.replace(tr, steps=dataclasses.replace(tr.steps, chosen=tr.steps.chosen[:-1] + ("</s>",)))
+    view.set_translation(tr)
+    view.set_step(view.n_steps())
+    shown = view.so_far.text()
+    assert "[&lt;/" in shown and "s&gt;]" in shown
+    last = "[</s>]"
+    for width in range(60, 500, 2):
+        doc = QTextDocument()
+        doc.setDefaultFont(view.so_far.font())
+        doc.setHtml(shown)
+        doc.setTextWidth(width)
+        doc.size()  # lays the text out
+        block, lines = doc.firstBlock(), []
+        layout = block.layout()
+        for n in range(layout.lineCount()):
+            line = layout.lineAt(n)
+            text = block.text()[line.textStart():line.textStart() + line.textLength()]
+            lines.append(text.replace("\u2060", "").strip())  # a word joiner is invisible
+        assert any(last in line for line in lines), (width, lines)
