@@ -175,7 +175,7 @@ def test_the_first_slanted_key_label_ends_inside_the_canvas(view, qtbot, width):
     qtbot.wait(30)
     image = view.canvas.grab().toImage()
     bottom = view.plot.getAxis("bottom")
-    assert bottom.last_angle == 45
+    assert bottom.last_angle in (45, 90)  # 45 at every width here; another machine's font may stand them up
     top = int(bottom.mapToScene(QtCore.QPointF(0, 0)).y())  # the labels' band, down to the canvas' end
     edge = [(x, y) for y in range(top, image.height()) for x in (0, 1) if image.pixelColor(x, y).lightness() < 140]
     assert edge == [], edge[:5]
