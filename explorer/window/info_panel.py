@@ -44,6 +44,17 @@ def model_display_name(path: str) -> str:
     return name
 
 
+# A web address or a domain: dot-separated names ending in letters ("tatoeba.org"), with an optional path.
+# Version numbers ("GPL-2.0", "CC BY 2.0") do not match, so they never break inside.
+_ADDRESS = re.compile(r"(?:https?://)?(?:[\w-]+\.)+[A-Za-z]{2,}(?:/\S*)?")
+
+
+def breakable_addresses(text: str) -> str:
+    """``text`` with a zero-width space after each dot and slash of its web addresses, where a narrow
+    label may wrap them; ``InfoPanel.value`` reads the text back without the marks."""
+    return _ADDRESS.sub(lambda m: re.sub(r"([./])(?=[^/])", "\\1\u200b", m.group(0)), text)
+
+
 def shown_name(path: str) -> str:
     """A loaded model's name as the window title and the info panel show it: a built-in or Hub model's
     pair and name, else its folder's (``model_display_name``)."""
@@ -133,9 +144,10 @@ class InfoPanel(QWidget):
         self._set("Device", info.device)
         # The weights' terms (the built-in models are GPL-2.0-or-later, the code MIT); a model trained here
         # says nothing, and it takes the terms of the data it was trained on.
-        # A web address may break after its slashes (a zero-width space): "www.manythings.org/anki" was wider
-        # than the column at 1024 × 768 and ran past its edge.
-        licence = (info.licence or "").replace("/", "/\u200b")
+        # A web address may break after its slashes and dots (a zero-width space): "www.manythings.org/anki"
+        # was wider than the column at 1024 × 768 and ran past its edge, and in the Chinese window, whose
+        # field names are wider, "www.manythings.org/" alone still lost its "/" at the column's edge.
+        licence = breakable_addresses(info.licence or "")
         self._set("Licence", licence or tr("not stated: a model takes the terms of its training data"),
                   tooltip=tr("What the weights are distributed under (the model folder's LICENSE or card); "
                              "Attention Explorer's code is MIT-licensed"))
