@@ -12,20 +12,12 @@ from __future__ import annotations
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QGuiApplication, QTextCharFormat
-from PySide6.QtWidgets import (
-    QHBoxLayout,
-    QLabel,
-    QPlainTextEdit,
-    QPushButton,
-    QSizePolicy,
-    QSpinBox,
-    QVBoxLayout,
-    QWidget,
-)
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QSizePolicy, QSpinBox, QVBoxLayout, QWidget
 
 from explorer.translate.confidence import PieceToolTips, show_confidence
 from explorer.translate.sentence_table import SentenceTable, paragraph_counts, show_paragraph_text
 from explorer.translate.source_edit import SourceEdit
+from explorer.translate.translation_box import TranslationBox
 from explorer.ui.elided_list import ElidedList
 from explorer.ui.i18n import tr
 from explorer.ui.style import make_error, make_heading, make_muted, make_primary, scaled_font
@@ -78,9 +70,7 @@ class TranslatePanel(QWidget):
 
         # A read-only editor rather than a word-wrapped label: a label's height depends on its width,
         # which splitters ignore, so a long translation would be clipped; this one scrolls instead.
-        self.translation_view = QPlainTextEdit()
-        self.translation_view.setReadOnly(True)
-        self.translation_view.setTabChangesFocus(True)
+        self.translation_view = TranslationBox()
         self.piece_tips = PieceToolTips(self.translation_view)  # each piece's probability on hover
         self.detail_label = QLabel("")
         make_muted(self.detail_label)
@@ -156,7 +146,7 @@ class TranslatePanel(QWidget):
         self.source_edit.setPlainText(text)
 
     def translation_text(self) -> str:
-        return self.translation_view.toPlainText()
+        return self.translation_view.plain_text()
 
     def beam_size(self) -> int:
         return self.beam_spin.value()
@@ -219,6 +209,7 @@ class TranslatePanel(QWidget):
             self.translation_view.setPlainText(translation.text)
             show_confidence(self.translation_view, translation.text, translation.target_pieces,
                             translation.piece_probs)
+            self.translation_view.keep_last_two_together()  # after the tints, which count positions
         else:
             show_paragraph_text(self.translation_view, paragraph, translation)
         self._shown = translation
