@@ -15,7 +15,9 @@ from model.builtin import builtin_model
 
 ROOT = Path(__file__).resolve().parents[1]
 
-pytestmark = pytest.mark.skipif(builtin_model("en-de") is None, reason="no built-in model shipped")
+# A whole-app screenshot in a fresh process (~5 s of the quick suite's 2 cores): a `slow` test, run by .ci/run.
+pytestmark = [pytest.mark.slow,
+              pytest.mark.skipif(builtin_model("en-de") is None, reason="no built-in model shipped")]
 
 
 def test_one_picture_is_the_size_asked_for_and_not_blank(tmp_path):

@@ -71,6 +71,7 @@ def test_no_display_is_one_line_not_a_core_dump(tmp_path):
     assert len(lines) == 1 and "no display" in lines[0] and "--screenshot" in lines[0]
 
 
+@pytest.mark.slow  # a whole-app screenshot in a fresh process (~4.5 s): run by .ci/run
 def test_a_screenshot_needs_no_display_and_no_setting(tmp_path):
     import subprocess
     shot = tmp_path / "shot.png"
