@@ -49,6 +49,16 @@ ENGLISH = [
     ("He said no. John left.", ["He said no.", "John left."]),
     ("He is No. 1 in the world.", ["He is No. 1 in the world."]),
     ("See Art. 5 of the law.", ["See Art. 5 of the law."]),
+    # emoji after a sentence's end stay with it (a walk-through's sentence 2 was "😀", translated as words)
+    ("Cr\u00e8me br\u00fbl\u00e9e f\u00fcr Zo\u00eb \U0001f36e, na\u00efve caf\u00e9! \U0001f600",
+     ["Cr\u00e8me br\u00fbl\u00e9e f\u00fcr Zo\u00eb \U0001f36e, na\u00efve caf\u00e9! \U0001f600"]),
+    ("Great! \U0001f600 See you.", ["Great! \U0001f600", "See you."]),
+    ("Thanks! \U0001f468\u200d\U0001f469\u200d\U0001f467 Bye.",
+     ["Thanks! \U0001f468\u200d\U0001f469\u200d\U0001f467", "Bye."]),  # a family: one emoji of five code points
+    ("\U0001f600 Hello there. Bye.", ["\U0001f600 Hello there.", "Bye."]),
+    ("Hi. ... Bye.", ["Hi. ...", "Bye."]),
+    ("Done. \u2014 Next one.", ["Done.", "\u2014 Next one."]),  # a dash opening a sentence stays with it
+    ("\U0001f600", ["\U0001f600"]),
 ]
 
 CHINESE = [
@@ -62,4 +72,5 @@ CHINESE = [
     ("我们学习英语。", ["我们学习英语。"]),
     ("你好", ["你好"]),
     ("他来了。她也来了。我们都很高兴。", ["他来了。", "她也来了。", "我们都很高兴。"]),
+    ("太好了！\U0001f600我们走吧。", ["太好了！\U0001f600", "我们走吧。"]),
 ]
