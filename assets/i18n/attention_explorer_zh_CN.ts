@@ -720,6 +720,10 @@ B 的译文：{text}</translation>
       <translation>已保存 {path}</translation>
     </message>
     <message>
+      <source>Copied the translation ({n} characters)</source>
+      <translation>已复制译文（{n} 个字符）</translation>
+    </message>
+    <message>
       <source>Could not write {path}:
 {error}</source>
       <translation>无法写入 {path}：

@@ -47,6 +47,7 @@ class TranslatePanel(QWidget):
     """Source editor, beam size, Translate button, the translation in large type, and history."""
 
     translate_requested = Signal(str, int)  # text, beam size
+    copied = Signal(str)  # what Copy put on the clipboard (the window says so: a click gave no sign at all)
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -179,7 +180,9 @@ class TranslatePanel(QWidget):
 
     def copy_translation(self) -> None:
         """The whole translation to the clipboard, every sentence of it, in the text's lines."""
-        QGuiApplication.clipboard().setText(self.translation_text())
+        text = self.translation_text()
+        QGuiApplication.clipboard().setText(text)
+        self.copied.emit(text)
 
     def use_history(self, text: str) -> None:
         self.set_text(text)

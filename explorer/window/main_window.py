@@ -175,6 +175,8 @@ class MainWindow(WindowDisplay, QMainWindow):
         c.busy_changed.connect(self._on_busy)
         c.timing.connect(self.timing_label.setText)
         self.translate_panel.translate_requested.connect(self.translate)
+        self.translate_panel.copied.connect(
+            lambda text: self.show_status(tr("Copied the translation ({n} characters)", n=len(text))))
         self.empty_state.open_clicked.connect(self.choose_model)
         self.empty_state.train_clicked.connect(self.request_train)
         self.empty_state.get_model_clicked.connect(lambda: open_get_model(self))

@@ -104,3 +104,14 @@ def test_the_panel_reads_and_copies_the_translation_as_the_model_wrote_it(qtbot)
     assert panel.translation_text() == WHERE
     panel.copy_translation()
     assert QGuiApplication.clipboard().text() == WHERE
+
+
+def test_copy_says_in_the_status_line_what_it_copied(loaded, qtbot):
+    """The walk-through's Copy gave no sign that it had done anything; the status line still said "Ready"."""
+    from PySide6.QtCore import Qt
+    panel = loaded.translate_panel
+    text = panel.translation_text()
+    assert text and loaded.state_label.text() != ""
+    qtbot.mouseClick(panel.copy_button, Qt.MouseButton.LeftButton)
+    assert QGuiApplication.clipboard().text() == text
+    assert loaded.state_label.text() == f"Copied the translation ({len(text)} characters)"
