@@ -870,10 +870,6 @@ B 的译文：{text}</translation>
       <translation>头：</translation>
     </message>
     <message>
-      <source>mean</source>
-      <translation>平均</translation>
-    </message>
-    <message>
       <source>Link each target word through the decoding step that reads it as input (the next step), not the step that produced it</source>
       <translation>通过把目标词作为输入读入的解码步（下一步）来连接它，而不是通过生成它的那一步</translation>
     </message>

@@ -124,7 +124,9 @@ class AlignmentView(QtWidgets.QWidget):
         self.maps = maps
         if maps is not None and (old is None or (old.n_layers, old.n_heads) != (maps.n_layers, maps.n_heads)):
             for combo, items in ((self.layer_combo, [str(i + 1) for i in range(maps.n_layers)]),
-                                 (self.head_combo, [tr("mean")] + [str(i + 1) for i in range(maps.n_heads)])):
+                                 # "Mean" as the Attention tab's box says it: one Chinese text, 平均, for
+                                 # "mean" and "Mean" made a switch back to English read "Mean" here.
+                                 (self.head_combo, [tr("Mean")] + [str(i + 1) for i in range(maps.n_heads)])):
                 combo.blockSignals(True)
                 combo.clear()
                 combo.addItems(items)

@@ -227,6 +227,7 @@ def test_texts_made_by_actions_are_said_in_chinese(loaded, qtbot, tmp_path, engl
     warnings = []
     monkeypatch.setattr(QMessageBox, "warning", lambda *args: warnings.append(args))
     monkeypatch.setattr(QMenu, "popup", lambda self, pos: None)  # built, not shown
+    assert win.workbench.alignment_view.head_combo.itemText(0) == "Mean"
     set_language(win, "zh_CN")
 
     # The clock hands' Play / Pause after a toggle, and the "never seen in training" marks.
@@ -282,6 +283,7 @@ def test_texts_made_by_actions_are_said_in_chinese(loaded, qtbot, tmp_path, engl
     # And back: the pyqtgraph labels follow the switch too.
     set_language(win, "en")
     assert win.clock_view.unseen_label.textItem.toPlainText() == "never seen in training"
+    assert win.workbench.alignment_view.head_combo.itemText(0) == "Mean"  # as it was before the switch
     assert win.workbench.stats_view.grids["cross"].shown_title() == "Cross (encoder–decoder)"
 
 
