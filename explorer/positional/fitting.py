@@ -11,11 +11,17 @@ two-line clock title ran into the clock under it). Everything here is measured f
 from __future__ import annotations
 
 import math
+import re
 
 from PySide6 import QtCore, QtGui
 
 from explorer.attention.heatmap import release_title_width
 
+JOINER = "\u2060"  # a word joiner: invisible, no width, no line break on either side
+# Chinese may break between any two ideographs, so "转一圈：6.28 个位置" wrapped as "… 个位" over a lone "置".
+# The basic block holds every ideograph of the zh_CN catalogue.
+_BETWEEN_IDEOGRAPHS = re.compile(r"(?<=[\u4e00-\u9fff])(?=[\u4e00-\u9fff])")
+_NUMBER_SPACE = re.compile(r"(?<=\d) (?=\S)")
 GAP = 1.1  # tick labels at least this many line heights apart: a little air between two numbers
 NICE = (1.0, 2.0, 2.5, 5.0)  # tick steps × a power of ten, as pyqtgraph's own
 
@@ -105,6 +111,19 @@ def span_title(plot) -> None:
     grid.addItem(label, 0, 0, 1, max(3, grid.columnCount()))
 
 
+def whole_words(text: str) -> str:
+    """``text`` whose Chinese words break only at their ends: a joiner between two ideographs, so a line
+    breaks at a space or after "：", never inside "个位置". Lay it out with whole=True
+    (``wrap_titles_alike``): Qt still breaks a run wider than the line anywhere."""
+    return _BETWEEN_IDEOGRAPHS.sub(JOINER, text)
+
+
+def with_units(text: str) -> str:
+    """``text`` with each number kept on the line of the word after it, its unit ("6.28 pos.", "6.28 个位置"):
+    "转一圈：" over "6.28 个位置" reads better than "转一圈：6.28" over "个位置", where the room allows it."""
+    return _NUMBER_SPACE.sub("\u00a0", text)
+
+
 def wrap_title(plot, text: str, color: str, point_size: float, width: float, max_lines: int = 2,
                smallest: float = 0.8) -> float:
     """Set ``plot``'s title, wrapped onto more lines (centred) where it is wider than ``width`` px, with
@@ -115,19 +134,24 @@ def wrap_title(plot, text: str, color: str, point_size: float, width: float, max
 
 
 def wrap_titles_alike(plots: list, texts: list[str], color: str, point_size: float, width: float,
-                      max_lines: int = 2, smallest: float = 0.8) -> None:
+                      max_lines: int = 2, smallest: float = 0.8, whole: bool = False) -> None:
     """``wrap_title`` for a row of plots whose titles must read as one set (the clocks): where one title
     had to be made smaller, all are set at that size. Each alone, the Chinese clocks' first three titles
-    stood large over "6.28 个位 / 置" and the other five small (a walk-through under the formula dock)."""
-    sizes = [_wrap(plot, text, color, point_size, width, max_lines, smallest)[1] for plot, text in zip(plots, texts)]
+    stood large over "6.28 个位 / 置" and the other five small (a walk-through under the formula dock).
+
+    ``whole``: lines break between words only (``whole_words``); a word wider than ``width`` makes the
+    title smaller, and where even ``smallest`` is too large it sticks out, measured in the title's
+    width (the caller's fit then rejects that room) rather than broken into a lone character."""
+    sizes = [_wrap(plot, text, color, point_size, width, max_lines, smallest, whole)[1]
+             for plot, text in zip(plots, texts)]
     size = min(sizes, default=point_size)
     if any(s != size for s in sizes):
         for plot, text in zip(plots, texts):
-            _wrap(plot, text, color, size, width, max_lines, 1.0)  # 1.0: no smaller than the set's size
+            _wrap(plot, text, color, size, width, max_lines, 1.0, whole)  # 1.0: no smaller than the set's size
 
 
 def _wrap(plot, text: str, color: str, point_size: float, width: float, max_lines: int,
-          smallest: float) -> tuple[float, float]:
+          smallest: float, whole: bool = False) -> tuple[float, float]:
     """``wrap_title``'s work; returns (the row's height, the size the title was set at)."""
     own = text.count("<br>") + 1
     size = point_size
@@ -137,6 +161,9 @@ def _wrap(plot, text: str, color: str, point_size: float, width: float, max_line
         item = label.item
         option = item.document().defaultTextOption()
         option.setAlignment(QtCore.Qt.AlignmentFlag.AlignHCenter)
+        # Qt's default wraps anywhere when a word is too long: the lone "置" under "6.28 个位".
+        option.setWrapMode(QtGui.QTextOption.WrapMode.WordWrap if whole
+                           else QtGui.QTextOption.WrapMode.WrapAtWordBoundaryOrAnywhere)
         item.document().setDefaultTextOption(option)
         item.setTextWidth(-1)
         margin = 2 * item.document().documentMargin()
@@ -145,7 +172,8 @@ def _wrap(plot, text: str, color: str, point_size: float, width: float, max_line
         # them out flush left, and a clock's 'dims 0, 1' stood left of 'one turn: 6.28 pos.').
         item.setTextWidth(min(math.ceil(item.boundingRect().width()), max(1.0, float(width))))
         lines = round((item.boundingRect().height() - margin) / max(1.0, one_line))
-        if lines <= max(max_lines, own) or size <= smallest * point_size:
+        too_wide = item.boundingRect().width() > width + 1  # only with whole: a word longer than the line
+        if (lines <= max(max_lines, own) and not too_wide) or size <= smallest * point_size:
             break
         size = max(smallest * point_size, 0.9 * size)
     height = math.ceil(item.boundingRect().height())

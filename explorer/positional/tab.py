@@ -176,6 +176,9 @@ class PositionalTab(QtWidgets.QTabWidget):
         self._band_label.setText(tr(UNSEEN))
         self.clock.unseen_label.setText(tr(UNSEEN))
         self._fit_band_label()
+        # The plot titles are fitted to their text's width: fitted again, in the new language.
+        self.table.retranslate()
+        self.clock.retranslate()
 
     def set_font_scale(self, f: float) -> None:
         self._font_scale = f

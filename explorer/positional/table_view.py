@@ -216,7 +216,15 @@ class PositionalEncodingView(QtWidgets.QWidget):
         """Whether the three plots stand side by side (a short canvas: under the formula dock)."""
         return self._one_row
 
+    def retranslate(self) -> None:
+        """After a language switch: the titles and axis labels made again and fitted to their plots. The
+        window's walk put the new texts into the old titles' width and row (a title is fitted only when its
+        plot's width changes), so the English titles of a Chinese start wrapped into three lines, cut off,
+        until a resize; and that resize fitted the Chinese titles kept in ``_titles`` again."""
+        self.set_font_scale(self._scale)
+
     def set_font_scale(self, f: float) -> None:
+        self._scale = f
         font = self._font = QtGui.QFont(self.font())
         font.setPointSizeF(BASE_POINT_SIZE * max(0.5, float(f)))
         self._title_points = BASE_POINT_SIZE * 1.1 * max(0.5, float(f))
