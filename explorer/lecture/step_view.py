@@ -9,17 +9,16 @@ after the step. Keys (while the tab has focus): ←/→ step, Space play/pause, 
 
 from __future__ import annotations
 
-import html
-
 from PySide6 import QtCore, QtGui, QtWidgets
 from PySide6.QtCore import Signal
 
-from explorer.attention.tokens import display_piece
+from explorer.lecture.so_far import SoFarLabel
 from explorer.lecture.step_bars import ProbabilityBars
 from explorer.lecture.step_beam import HypothesisTable
 from explorer.lecture.step_maps import StepMaps
 from explorer.ui import i18n
-from explorer.ui.style import ACCENT, make_muted
+from explorer.ui.steady_button import SteadyButton
+from explorer.ui.style import make_muted
 from model.records import Translation
 
 SPEEDS = (("0.5 s", 500), ("1 s", 1000), ("1.5 s", 1500), ("2 s", 2000), ("3 s", 3000))  # per step
@@ -40,7 +39,7 @@ class StepView(QtWidgets.QWidget):
         self.timer.timeout.connect(self._tick)
 
         self.back_button = QtWidgets.QPushButton("◀ Back")
-        self.play_button = QtWidgets.QPushButton("▶ Play")
+        self.play_button = SteadyButton("▶ Play", lambda: (i18n.tr("▶ Play"), i18n.tr("❚❚ Pause")))
         self.next_button = QtWidgets.QPushButton("Next ▶")
         self.back_button.setToolTip("Previous step (←)")
         self.play_button.setToolTip("Play or pause (Space)")
@@ -60,14 +59,11 @@ class StepView(QtWidgets.QWidget):
             w.setFocusPolicy(QtCore.Qt.FocusPolicy.NoFocus)
         self.setFocusPolicy(QtCore.Qt.FocusPolicy.StrongFocus)
 
-        self.so_far = QtWidgets.QLabel(i18n.tr(EMPTY))
-        # The model's pieces (and HTML around them) fill these two; their own words come from tr() as they
-        # are made, so the retranslation walk leaves them alone.
-        self.so_far.setProperty("i18n_skip", True)
-        self.so_far.setTextFormat(QtCore.Qt.TextFormat.RichText)
-        self.so_far.setWordWrap(True)
+        self.so_far = SoFarLabel(i18n.tr(EMPTY))
         self.maps = StepMaps()
         self.bars = ProbabilityBars()
+        # The model's pieces fill the bars; their own words come from tr() as they are made, so the
+        # retranslation walk leaves them alone.
         self.bars.setProperty("i18n_skip", True)
         self.hypotheses = HypothesisTable()
         self.bars_title = make_muted(QtWidgets.QLabel("Next piece: softmax of the logits"))
@@ -264,7 +260,7 @@ class StepView(QtWidgets.QWidget):
             w.setEnabled(enabled)
         if tr is None:
             self.step_label.setText("")
-            self.so_far.setText(html.escape(i18n.tr(EMPTY)))
+            self.so_far.show_note(i18n.tr(EMPTY))
             self.maps.set_step(None, 0, None, 0)
             self.bars.clear()
             self.hypotheses.set_hypotheses(())
@@ -279,11 +275,7 @@ class StepView(QtWidgets.QWidget):
         self.step_label.setText(i18n.tr("Step {t} of {n}", t=t, n=steps.n_steps))
         layer, head = self.layer_head()
         self.maps.set_step(tr.attention, layer, head, t)
-        # No line break inside a piece: Qt breaks after a "/", and "[</s>]" wrapped as "[</" and "s>]".
-        # A word joiner (U+2060, invisible) forbids it; Qt's rich text has no inline "nowrap".
-        shown = [html.escape(display_piece(p)).replace("/", "/\u2060") for p in steps.chosen[:t]]
-        shown[-1] = f"<b><span style='color:{ACCENT}'>[{shown[-1]}]</span></b>"
-        self.so_far.setText(i18n.tr("So far: ") + " ".join(shown))
+        self.so_far.show_step(steps.chosen, t)
         self.bars.set_step(steps.top_pieces[i], steps.top_probs[i], steps.chosen[i], float(steps.chosen_probs[i]),
                            int(steps.chosen_ranks[i]))
         search = i18n.tr("greedy: the largest wins") if steps.beam_size == 1 else i18n.tr("beam {k}", k=steps.beam_size)
