@@ -18,6 +18,7 @@ from model.records import AttentionMaps
 
 LINE_COLOR = "#1f5fbf"
 MARGIN, ROW_H = 16, 28
+WORD_GAP = 12  # px between two words of a row at the least
 
 
 def words(pieces) -> list[str]:
@@ -46,12 +47,32 @@ class AlignmentCanvas(QtWidgets.QWidget):
         self.source, self.target, self.links = source, target, links
         self.update()
 
+    def row_font(self, items: list[str]) -> QtGui.QFont:
+        """The font a row of words is drawn in: the widget's, made smaller (to 60 % at least) where the
+        words and a gap between each would not fit the row side by side."""
+        font = QtGui.QFont(self.font())
+        need = sum(QtGui.QFontMetricsF(font).horizontalAdvance(w) + WORD_GAP for w in items)
+        room = self.width() - 2 * MARGIN
+        if need > room > 0 and font.pointSizeF() > 0:
+            font.setPointSizeF(font.pointSizeF() * max(0.6, room / need))
+        return font
+
     def word_rects(self) -> tuple[list[QtCore.QRectF], list[QtCore.QRectF]]:
-        """Boxes of the source words (top row) and target words (bottom row), each row spread evenly."""
+        """Boxes of the source words (top row) and target words (bottom row), each as wide as its word and
+        a gap, the row's spare width shared out evenly. Boxes of one width for all cut long words at
+        zoom +2: "because" was drawn ")ecaus(" between "mat" and "it" (a walk-through at 1024 × 768)."""
         def row(items: list[str], y: float) -> list[QtCore.QRectF]:
-            n = max(len(items), 1)
-            w = (self.width() - 2 * MARGIN) / n
-            return [QtCore.QRectF(MARGIN + i * w, y, w, ROW_H) for i in range(len(items))]
+            metrics = QtGui.QFontMetricsF(self.row_font(items))
+            widths = [metrics.horizontalAdvance(w) + WORD_GAP for w in items]
+            room = self.width() - 2 * MARGIN
+            spare = (room - sum(widths)) / max(len(items), 1)
+            if spare < 0:  # still too wide at the smallest font: shares of the row by word width
+                widths, spare = [w * room / sum(widths) for w in widths], 0.0
+            rects, x = [], float(MARGIN)
+            for w in widths:
+                rects.append(QtCore.QRectF(x, y, w + spare, ROW_H))
+                x += w + spare
+            return rects
         return row(self.source, MARGIN), row(self.target, self.height() - MARGIN - ROW_H)
 
     def segments(self) -> list[tuple[int, int, QtCore.QPointF, QtCore.QPointF]]:
@@ -73,6 +94,7 @@ class AlignmentCanvas(QtWidgets.QWidget):
         p.setPen(self.palette().color(QtGui.QPalette.ColorRole.WindowText))
         src, tgt = self.word_rects()
         for items, rects in ((self.source, src), (self.target, tgt)):
+            p.setFont(self.row_font(items))
             for text, rect in zip(items, rects):
                 p.drawText(rect, QtCore.Qt.AlignmentFlag.AlignCenter, text)
         p.end()

@@ -240,3 +240,24 @@ def test_window_hooks_the_workbench_in(qtbot, loaded):
     assert wb.alignment_view.maps is maps
     last = maps.n_layers - 1
     assert wb.alignment_view.links() == align(maps.cross[last].mean(0), maps.source_tokens, maps.predicted_tokens)
+
+
+@pytest.mark.parametrize("width", [420, 560, 800])
+def test_every_alignment_word_is_drawn_whole_at_zoom_2(qtbot, width):
+    """Boxes of one width cut a long word between short ones: "because" was drawn ")ecaus(" at zoom +2."""
+    from explorer.workbench.alignment_view import AlignmentCanvas
+    canvas = AlignmentCanvas()
+    qtbot.addWidget(canvas)
+    font = canvas.font()
+    font.setPointSizeF(2 * font.pointSizeF())
+    canvas.setFont(font)
+    canvas.resize(width, 200)
+    source = ["The", "cat", "sat", "on", "the", "mat", "because", "it", "was", "tired"]
+    canvas.set_alignment(source, ["Die", "Katze", "saß", "auf", "der", "Matte,", "weil", "sie", "müde", "war"],
+                         {(0, 0), (6, 6)})
+    for items, rects in zip((canvas.source, canvas.target), canvas.word_rects()):
+        metrics = QtGui.QFontMetricsF(canvas.row_font(items))
+        assert rects[0].left() >= 0 and rects[-1].right() <= width + 0.5
+        for word, rect in zip(items, rects):
+            assert metrics.horizontalAdvance(word) <= rect.width(), (width, word, rect.width())
+        assert all(a.right() <= b.left() + 1e-6 for a, b in zip(rects, rects[1:]))  # side by side, no overlap
