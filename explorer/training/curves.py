@@ -18,6 +18,7 @@ from PySide6 import QtCore, QtGui, QtWidgets
 
 from explorer.ui.flow_layout import FlowLayout
 from explorer.ui.plain_axes import plain_axes
+from explorer.ui.roomy_axis import RoomyAxis
 from model.records import TrainProgress
 
 TRAIN_PEN = "#1f5fbf"  # the app's accent: the curve people look at first
@@ -136,7 +137,8 @@ class TrainingCurves(QtWidgets.QWidget):
         self.clear()
 
     def _plot(self, col: int, title: str) -> pg.PlotItem:
-        plot = self.canvas.addPlot(row=0, col=col, title=title, enableMenu=False)
+        plot = self.canvas.addPlot(row=0, col=col, title=title, enableMenu=False,
+                                   axisItems={"left": RoomyAxis("left")})
         plot.hideButtons()
         plain_axes(plot)
         plot.showGrid(x=True, y=True, alpha=0.25)

@@ -1,0 +1,51 @@
+"""The Train tab's vertical axes never draw their numbers on top of each other (explorer/ui/roomy_axis.py):
+zoomed twice at 1024 × 768, 0.2, 0.4, 0.6 and 0.8 were piled up on ~64 px tall axes."""
+
+from __future__ import annotations
+
+import pytest
+from PySide6 import QtGui, QtWidgets
+
+from explorer.training.curves import TrainingCurves
+from explorer.ui import style
+from explorer.ui.roomy_axis import _next_nice
+
+
+def _labels(axis) -> list[tuple[float, float, str]]:
+    """(top, bottom, text) of each number the axis draws."""
+    image = QtGui.QImage(8, 8, QtGui.QImage.Format.Format_ARGB32)
+    painter = QtGui.QPainter(image)
+    try:
+        texts = axis.generateDrawSpecs(painter)[2]
+    finally:
+        painter.end()
+    return [(rect.top(), rect.bottom(), text) for rect, _, text in texts]
+
+
+@pytest.mark.parametrize("height", [420, 520, 900])
+def test_numbers_on_the_curves_axes_stand_apart_at_zoom_2(qtbot, qapp, restore_app_look, height):
+    zoom = style.ZOOM_STEP ** 2
+    style.set_font_scale(qapp, zoom)
+    curves = TrainingCurves()
+    qtbot.addWidget(curves)
+    curves.set_font_scale(zoom)
+    curves.resize(300, height)
+    curves.show()
+    qtbot.waitExposed(curves)
+    for _ in range(6):
+        QtWidgets.QApplication.processEvents()
+    tall = 0
+    for plot in (curves.loss_plot, curves.lr_plot, curves.bleu_plot):
+        axis = plot.getAxis("left")
+        labels = sorted(_labels(axis))
+        assert labels, plot.titleLabel.text  # at least one number on every axis
+        for (_, bottom, a), (top, _, b) in zip(labels, labels[1:]):
+            assert bottom <= top, (height, plot.titleLabel.text, a, b, labels)
+        tall = max(tall, len(labels))
+    if height == 900:
+        assert tall >= 4  # where there is room, as many numbers as pyqtgraph gives
+
+
+def test_the_spacing_grows_along_one_two_five():
+    spacings = [_next_nice(s) for s in (0.1, 0.2, 0.5, 1.0, 20.0, 0.0005)]
+    assert spacings == pytest.approx([0.2, 0.5, 1.0, 2.0, 50.0, 0.001])
