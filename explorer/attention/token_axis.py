@@ -34,7 +34,7 @@ class TokenAxis(pg.AxisItem):
         self._font = QtGui.QFont()
         self._draw_font = self._font  # the font of the last layout: _font, or smaller when crowded
         self._accent = QtGui.QColor("#d62728")
-        self._overflow = 0.0
+        self._reach = (0.0, 0.0)  # (longest label, line height) the labels can paint: see _update_reach
         self.last_angle = 0  # the label angle chosen at the last paint (read by tests)
         self.last_stride = 1
 
@@ -46,7 +46,7 @@ class TokenAxis(pg.AxisItem):
             return  # keep the cached picture: a head or layer switch keeps the tokens
         self._labels = labels
         self.setTicks([[(i, s) for i, s in enumerate(self._labels)]])  # keeps tickValues() honest
-        self._update_overflow()
+        self._update_reach()
 
     def labels(self) -> list[str]:
         return list(self._labels)
@@ -55,7 +55,7 @@ class TokenAxis(pg.AxisItem):
         """Font of the tick labels (the axis title is styled separately, through setLabel)."""
         self._font = QtGui.QFont(font)
         self.setStyle(tickFont=self._font)
-        self._update_overflow()
+        self._update_reach()
 
     def set_accent(self, color) -> None:
         self._accent = QtGui.QColor(color)
@@ -68,18 +68,46 @@ class TokenAxis(pg.AxisItem):
             self.update()
 
     # ------------------------------------------------------------------------------ drawing details
-    def _update_overflow(self) -> None:
-        # A 45° label hangs to the left of its tick, past the axis' own rectangle; declare that area
-        # as ours so QGraphicsView repaints it instead of leaving stale pixels.
-        metrics = QtGui.QFontMetricsF(self._font)
-        widest = max((metrics.horizontalAdvance(s) for s in self._labels), default=0.0)
+    def _update_reach(self) -> None:
+        # QGraphicsView repaints an item's boundingRect() and nothing else, and this axis learns the room
+        # its labels need only while painting them (pyqtgraph's _updateMaxTextSize): the first picture
+        # after new labels is drawn into the old, smaller geometry. Ink past the rectangle (slanted keys
+        # below the axis, a longer row label left of it) stayed on a real screen as glyph fragments once
+        # the layout had moved on. So the rectangle holds whatever the labels can paint, at any angle:
+        # measured in the unshrunk font (crowding only shrinks it) and bold and 15 % wider, as drawn
+        # when emphasised.
+        bold = QtGui.QFont(self._font)
+        bold.setBold(True)
+        plain, heavy = QtGui.QFontMetricsF(self._font), QtGui.QFontMetricsF(bold)
+        longest = max((max(plain.horizontalAdvance(s) * 1.15, heavy.horizontalAdvance(s)) + 2
+                       for s in self._labels), default=0.0)
         self.prepareGeometryChange()
-        self._overflow = (widest + metrics.height()) * _SIN45 if self.orientation == "bottom" else 0.0
+        self._reach = (longest, max(plain.height(), heavy.height()))
         self.picture = None
         self.update()
 
     def boundingRect(self) -> QtCore.QRectF:  # Qt override
-        return super().boundingRect().adjusted(-self._overflow, 0, 0, 0)
+        rect = super().boundingRect()
+        longest, line = self._reach
+        if not longest:
+            return rect
+        own = self.mapRectFromParent(self.geometry())
+        vertical = self.orientation in ("left", "right")
+        gap = max(0, self.style["tickLength"]) + self.style["tickTextOffset"][0 if vertical else 1]
+        if self.orientation == "left":  # right-aligned to the ticks, half a line past the end rows
+            ink = QtCore.QRectF(own.right() - gap - longest, own.top() - line / 2, longest, own.height() + line)
+        elif self.orientation == "right":
+            ink = QtCore.QRectF(own.left() + gap, own.top() - line / 2, longest, own.height() + line)
+        elif self.orientation == "top":  # centred over the ticks
+            ink = QtCore.QRectF(own.left() - longest / 2, own.bottom() - gap - line, own.width() + longest, line)
+        else:
+            # Horizontal: centred under the tick. Slanted: down-left from the tick, its top corner half a
+            # line's diagonal above it. Upright: straight down, half a line to either side.
+            down = max(line, longest, (longest + line / 2) * _SIN45)
+            top = own.top() + gap - line / 2 * _SIN45
+            left = (longest + line) * _SIN45
+            ink = QtCore.QRectF(own.left() - left, top, own.width() + left + line, own.top() + gap + down - top)
+        return rect | ink.adjusted(-2, -2, 2, 2)  # antialiased glyph edges
 
     def generateDrawSpecs(self, p):  # pyqtgraph override
         """Axis line, one tick per label, and label placements ``(anchor, angle, text, index)``."""
