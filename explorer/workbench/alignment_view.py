@@ -19,6 +19,7 @@ from model.records import AttentionMaps
 LINE_COLOR = "#1f5fbf"
 MARGIN, ROW_H = 16, 28
 WORD_GAP = 12  # px between two words of a row at the least
+MIN_POINTS = 6.0  # the smallest type a row of words is shrunk to
 
 
 def words(pieces) -> list[str]:
@@ -48,13 +49,18 @@ class AlignmentCanvas(QtWidgets.QWidget):
         self.update()
 
     def row_font(self, items: list[str]) -> QtGui.QFont:
-        """The font a row of words is drawn in: the widget's, made smaller (to 60 % at least) where the
+        """The font a row of words is drawn in: the widget's, made smaller (to 6 pt at least) where the
         words and a gap between each would not fit the row side by side."""
         font = QtGui.QFont(self.font())
-        need = sum(QtGui.QFontMetricsF(font).horizontalAdvance(w) + WORD_GAP for w in items)
         room = self.width() - 2 * MARGIN
-        if need > room > 0 and font.pointSizeF() > 0:
-            font.setPointSizeF(font.pointSizeF() * max(0.6, room / need))
+        if room <= 0 or font.pointSizeF() <= 0:
+            return font
+        for _ in range(3):  # the gaps do not shrink with the type: a second look settles it
+            need = sum(QtGui.QFontMetricsF(font).horizontalAdvance(w) + WORD_GAP for w in items)
+            if need <= room or font.pointSizeF() <= MIN_POINTS:
+                break
+            text = need - WORD_GAP * len(items)
+            font.setPointSizeF(max(MIN_POINTS, font.pointSizeF() * (room - WORD_GAP * len(items)) / max(text, 1.0)))
         return font
 
     def word_rects(self) -> tuple[list[QtCore.QRectF], list[QtCore.QRectF]]:

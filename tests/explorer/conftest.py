@@ -62,6 +62,7 @@ import types  # noqa: E402
 from pathlib import Path  # noqa: E402
 
 from PySide6.QtCore import QEvent, QObject, QSettings, QThread, Signal  # noqa: E402
+from PySide6.QtGui import QFont  # noqa: E402
 
 from model.errors import CheckpointError, UserError  # noqa: E402
 from model.records import AttentionVectors, DecodeSteps, HeadVectors, Hypothesis, ModelInfo, Translation  # noqa: E402
@@ -131,6 +132,18 @@ def no_running_qthreads(monkeypatch):
             pass
     if running:
         pytest.fail(f"QThread(s) still running after the test: {', '.join(running)}")
+
+
+@pytest.fixture(autouse=True)
+def app_font_kept(qapp):
+    """The application font as each test found it: a test that zooms the shared QApplication (a window's
+    zoom, ``style.set_font_scale``) without ``restore_app_look`` left later tests of its worker in 1.7×
+    type, and their layouts measured against the wrong font (a full run, 2026-12-05). Restored only when
+    changed: setting a font repolishes every widget."""
+    font = QFont(qapp.font())
+    yield
+    if qapp.font() != font:
+        qapp.setFont(font)
 
 
 @pytest.fixture
