@@ -15,9 +15,13 @@ import math
 import pyqtgraph as pg
 from PySide6 import QtCore, QtGui
 
+from explorer.attention.text_fit import is_wide, side_by_side, stacked_pitch
+
 _SIN45 = math.sqrt(0.5)
 MIN_FONT_FACTOR = 0.5  # smallest label type, relative to the axis font …
 MIN_POINT_SIZE = 7.0  # … and in points: below this a label is a smudge on any screen
+WIDE_UPRIGHT_FACTOR = 0.75  # Chinese keys may shrink this far to stand upright rather than on their side
+KEY_GAP = 6.0  # px between two upright keys
 _AlignRight = QtCore.Qt.AlignmentFlag.AlignRight | QtCore.Qt.AlignmentFlag.AlignVCenter
 _AlignLeft = QtCore.Qt.AlignmentFlag.AlignLeft | QtCore.Qt.AlignmentFlag.AlignVCenter
 _AlignTop = QtCore.Qt.AlignmentFlag.AlignHCenter | QtCore.Qt.AlignmentFlag.AlignTop
@@ -35,6 +39,7 @@ class TokenAxis(pg.AxisItem):
         self._draw_font = self._font  # the font of the last layout: _font, or smaller when crowded
         self._accent = QtGui.QColor("#d62728")
         self._reach = (0.0, 0.0)  # (longest label, line height) the labels can paint: see _update_reach
+        self._pitch = 0.0  # stacked_pitch of the labels, in lines of the axis font
         self.last_angle = 0  # the label angle chosen at the last paint (read by tests)
         self.last_stride = 1
 
@@ -83,6 +88,7 @@ class TokenAxis(pg.AxisItem):
                        for s in self._labels), default=0.0)
         self.prepareGeometryChange()
         self._reach = (longest, max(plain.height(), heavy.height()))
+        self._pitch = stacked_pitch(self._labels, self._font) / plain.height()
         self.picture = None
         self.update()
 
@@ -135,11 +141,14 @@ class TokenAxis(pg.AxisItem):
 
         cell = abs(scale)
         font = self._fitting_font(cell)
+        upright = self._upright_font(cell, font) if self.orientation == "bottom" else None
+        font = upright or font
         metrics = QtGui.QFontMetricsF(font)
         line_h = metrics.height()
         widest = max(metrics.horizontalAdvance(s) for s in self._labels)
         self._draw_font = font
-        angle, stride, needed = self._layout(cell, line_h, widest, vertical)
+        angle, stride, needed = self._layout(cell, line_h, widest, vertical, upright is not None,
+                                             self._across(font))
         self.last_angle, self.last_stride = angle, stride
 
         tick_len = max(0, self.style["tickLength"])
@@ -166,13 +175,18 @@ class TokenAxis(pg.AxisItem):
         self._updateMaxTextSize(int(math.ceil(needed)))
         return axis_spec, tick_specs, text_specs
 
+    def _across(self, font: QtGui.QFont) -> float:
+        """The px two neighbouring labels in ``font`` need across the axis (stacked rows, or keys on
+        their side) to keep clear of each other: see stacked_pitch; a pixel more for rounding."""
+        return self._pitch * QtGui.QFontMetricsF(font).height() + 1
+
     def _fitting_font(self, cell: float) -> QtGui.QFont:
-        """The axis font, shrunk when one line of it is taller than a cell: a label per token in
-        smaller type beats every other label in full size (a long sentence at 1024 px)."""
-        line_h = QtGui.QFontMetricsF(self._font).height()
-        if self.orientation == "top" or cell >= line_h * 0.95:
+        """The axis font, shrunk when neighbouring labels in it would run into each other across a cell:
+        a label per token in smaller type beats every other label in full size (a long sentence at
+        1024 px)."""
+        if self.orientation == "top" or cell >= self._across(self._font):
             return self._font
-        factor = max(MIN_FONT_FACTOR, cell / (line_h * 0.95))
+        factor = max(MIN_FONT_FACTOR, cell / self._across(self._font))
         font = QtGui.QFont(self._font)
         if font.pointSizeF() > 0:
             least = max(min(MIN_POINT_SIZE, font.pointSizeF()), font.pointSizeF() * MIN_FONT_FACTOR)
@@ -181,7 +195,7 @@ class TokenAxis(pg.AxisItem):
             # A line's height does not scale exactly with the point size (it is rounded to the font's
             # hinted metrics): the scaled size could still be a pixel taller than the cell, and then
             # only every other row was labelled (12 rows on a 200-px plot). Step down until one fits.
-            while size > least and QtGui.QFontMetricsF(font).height() * 0.95 > cell:
+            while size > least and self._across(font) > cell:
                 size = max(least, size - 0.25)
                 font.setPointSizeF(size)
         else:
@@ -192,15 +206,44 @@ class TokenAxis(pg.AxisItem):
         """The font the labels were last drawn in."""
         return QtGui.QFont(self._draw_font)
 
-    def _layout(self, cell: float, line_h: float, widest: float, vertical: bool):
-        """Choose (angle, stride, text size across the axis) for labels spaced ``cell`` px apart."""
+    def _upright_font(self, cell: float, font: QtGui.QFont) -> QtGui.QFont | None:
+        """``font``, where each key keeps clear of its neighbours written upright (a long one may reach
+        into a short neighbour's cell); for Chinese keys a smaller one down to WIDE_UPRIGHT_FACTOR of
+        it: a character turned on its side is much harder to read than a smaller upright one, and one or
+        two are narrower than most English words. None: the keys must slant."""
+        if self._fits_upright(cell, font):
+            return font
+        if font.pointSizeF() <= 0 or not any(is_wide(s) for s in self._labels):
+            return None
+        smaller = QtGui.QFont(font)
+        size, least = font.pointSizeF(), max(MIN_POINT_SIZE, font.pointSizeF() * WIDE_UPRIGHT_FACTOR)
+        while size > least:
+            size = max(least, size - 0.25)
+            smaller.setPointSizeF(size)
+            if self._fits_upright(cell, smaller):
+                return smaller
+        return None
+
+    def _fits_upright(self, cell: float, font: QtGui.QFont) -> bool:
+        metrics = QtGui.QFontMetricsF(font)
+        return side_by_side([metrics.horizontalAdvance(s) for s in self._labels], cell, KEY_GAP)
+
+    def _layout(self, cell: float, line_h: float, widest: float, vertical: bool, upright: bool,
+                across: float):
+        """Choose (angle, stride, text size across the axis) for labels spaced ``cell`` px apart;
+        ``across``: what two neighbours need across the axis (see _across)."""
+        # Labels are left out only where they would stand on each other (0.95 lines, as ever), not where
+        # they merely lack clear space at the smallest type: a touching label beats a missing one.
+        across = min(across, line_h * 0.95)
         if vertical:
-            return 0, max(1, math.ceil(line_h * 0.95 / cell)), widest
-        if self.orientation == "top" or widest + 6 <= cell:
-            return 0, max(1, math.ceil((widest + 6) / cell)), line_h
+            return 0, max(1, math.ceil(across / cell)), widest
+        if self.orientation == "top":
+            return 0, max(1, math.ceil((widest + KEY_GAP) / cell)), line_h
+        if upright:
+            return 0, 1, line_h
         if cell >= line_h * 1.3:
             return 45, 1, (widest + line_h * 0.5) * _SIN45 + 2
-        return 90, max(1, math.ceil(line_h * 0.95 / cell)), widest
+        return 90, max(1, math.ceil(across / cell)), widest
 
     def drawPicture(self, p, axisSpec, tickSpecs, textSpecs):  # pyqtgraph override
         p.setRenderHint(p.RenderHint.Antialiasing, False)
