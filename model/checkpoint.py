@@ -109,6 +109,8 @@ class LoadedModel:
     int8_search: bool = True
     # That copy, built on first use by model.decoding.int8.search_copy (False: unavailable here).
     search_cache: object = field(default=None, repr=False, compare=False)
+    # The native draft step's weights (model/native), built once its library is compiled (False: never here).
+    native_cache: object = field(default=None, repr=False, compare=False)
     max_train_length: int = 0  # see training_length; kept out of meta, which a re-save writes back
 
     def info(self) -> ModelInfo:

@@ -27,6 +27,7 @@ from model.decoding.loops import guard
 from model.decoding.speculative import checked_greedy
 from model.decoding.steps import BeamRecorder, decode_steps, step_probabilities
 from model.errors import UserError
+from model.native import draft_weights
 from model.records import AttentionMaps, Translation
 from model.tokenizer import clean_text
 from model.transformer import DecoderState, Transformer
@@ -238,7 +239,8 @@ def _translate(loaded: LoadedModel, text: str, beam_size: int, capture_attention
     # tests run generate); text meant to be read gets the tighter bound of model.decoding.loops.
     max_len = len(ids) + max_extra
     # The int8 draft (model/decoding/speculative.py) changes the speed of greedy search, never its result.
-    fast = search_copy(loaded) if beam_size == 1 and use_cache and not head_masks else None
+    # The native step drafts where it can (model/native: ~6× faster a step); else the PyTorch int8 copy.
+    fast = (draft_weights(loaded) or search_copy(loaded)) if beam_size == 1 and use_cache and not head_masks else None
     captured, encoded, checked_probs = None, None, None
     recorder = BeamRecorder() if capture_steps and beam_size > 1 else None
     if head_masks and beam_size == 1:

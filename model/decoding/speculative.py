@@ -29,6 +29,7 @@ import torch
 from torch import Tensor
 
 from model.decoding.fast_step import StepRunner
+from model.native import NativeDraft, NativeWeights
 from model.transformer import DecoderState, Transformer
 
 CHUNK = 8  # pieces a draft runs past the source's length, or past a correction, before a check
@@ -56,11 +57,26 @@ def _draft_greedy(fast: Transformer, memory: Tensor, src: Tensor, state: Decoder
         step = torch.tensor([[nxt]], dtype=torch.long, device=src.device)
 
 
+def _draft_native(draft: NativeDraft, seq: list[int], max_len: int, eos: int) -> list[int]:
+    """``_draft_greedy`` through the native step (model/native): the same contract, one C call a piece.
+    A step without a finite choice (−1) drafts </s>: the check then puts the fp32 choice there."""
+    seq = list(seq)
+    for token in seq[draft.position:]:
+        nxt = draft.step(token)
+    while True:
+        seq.append(eos if nxt < 0 else nxt)
+        if seq[-1] == eos or len(seq) - 1 >= max_len:
+            return seq
+        nxt = draft.step(seq[-1])
+
+
 @torch.inference_mode()
-def checked_greedy(model: Transformer, fast: Transformer, src: Tensor, max_len: int,
+def checked_greedy(model: Transformer, fast: Transformer | NativeWeights, src: Tensor, max_len: int,
                    capture_attention: bool = True, encoded: tuple[Tensor, list[Tensor]] | None = None,
                    ) -> tuple[list[int], tuple | None, np.ndarray]:
     """Greedy search drafted by ``fast`` and checked by ``model``: exactly ``model``'s greedy output.
+
+    fast: the int8 copy (model/decoding/int8.py), or the native step's weights of ``model`` (model/native).
 
     An fp32 pass over the draft's unchecked positions gives the fp32 choice at each of them at once; at
     the first disagreement the fp32 choice is kept and drafting resumes after it (both caches rewound to
@@ -80,7 +96,13 @@ def checked_greedy(model: Transformer, fast: Transformer, src: Tensor, max_len: 
     exact = DecoderState(model, memory, src)
     # The int8 copy projects memory with the fp32 weights themselves (int8.py), so its cross-attention
     # keys and values are these, bit for bit: shared, not computed twice (0.7 ms of a 5-piece sentence).
-    draft = DecoderState(fast, memory, src, cross_kv=exact.cross_kv)
+    if isinstance(fast, NativeWeights) and exact.src_mask is None:
+        native = NativeDraft(fast, exact.cross_kv, capacity=max_len + 1)  # positions 0 … max_len − 1 are fed
+        draft, drafting = native, lambda seq, limit: _draft_native(native, seq, limit, model.cfg.eos_id)
+    else:  # a padded source (the native step masks nothing) drafts in fp32: slower, the same result
+        fast = model if isinstance(fast, NativeWeights) else fast
+        draft = DecoderState(fast, memory, src, cross_kv=exact.cross_kv)
+        drafting = lambda seq, limit: _draft_greedy(fast, memory, src, draft, seq, limit)  # noqa: E731
     seq, checked = [model.cfg.bos_id], 0  # seq[1:1 + checked] agree with fp32 (and exact has fed seq[:checked])
     probs: list[Tensor] = []  # each checked position's fp32 probability of its piece
     passes, maps = 0, None
@@ -92,7 +114,7 @@ def checked_greedy(model: Transformer, fast: Transformer, src: Tensor, max_len: 
     # 471 ms; bounded, 136 steps and 317 ms (an output longer than the first chunk then needs capture's pass).
     limit, chunk = min(max_len, src.size(1) + CHUNK), CHUNK
     while True:
-        seq = _draft_greedy(fast, memory, src, draft, seq, limit)
+        seq = drafting(seq, limit)
         generated = seq[1:]
         start = exact.position  # == checked: the inputs seq[:checked] are in the fp32 cache
         tgt = torch.tensor([seq[start:-1]], dtype=torch.long, device=src.device)
