@@ -10,8 +10,8 @@
  * integers with one scale (relative error ~1e-4, far below the weights' own rounding), multiplied in
  * 16-bit pairs summed to 32 bits (AVX2 vpmaddwd; 14 bits keep every sum below 2^31 up to rows of 8,192).
  *
- * Called through ctypes (model/native/engine.py), which passes flat arrays of sizes and pointers; the
- * order is written out in ``Dims`` and ``ae_step`` below and in engine.py's ``_pointers``.
+ * Called through ctypes (model/native/engine.py, ``NativeDraft``), which passes flat arrays of sizes and
+ * pointers in the order of the enum below and of the comment above ``ae_step``.
  */
 #include <math.h>
 #include <stdint.h>
