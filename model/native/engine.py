@@ -75,6 +75,9 @@ class NativeWeights:
             self.layers.append((products, norms))
         self.eps = float(model.decoder[0].norm_1.eps)
         self.positional = model.positional
+        # Each layer's weight pointers, in draft_step.c's order, made once (per sentence: ~0.3 ms of ctypes).
+        self.layer_pointers = [[_ptr(a) for product in products for a in product] + [_ptr(n) for n in norms]
+                               for products, norms in self.layers]
 
     @classmethod
     def of(cls, model: Transformer, wait: bool = False) -> NativeWeights | None:
@@ -114,10 +117,8 @@ class NativeDraft:
         out_w, out_s, out_b = w.output
         pointers = [_ptr(w.embedding), _ptr(self.pe), _ptr(out_w), _ptr(out_s), _ptr(out_b),
                     _ptr(self.scratch), _ptr(self.q), _ptr(self.acc)]
-        for (products, norms), (ck, cv), (sk, sv) in zip(w.layers, self.cross, self.caches):
-            for rows, scale, bias in products:
-                pointers += [_ptr(rows), _ptr(scale), _ptr(bias)]
-            pointers += [_ptr(n) for n in norms] + [_ptr(ck), _ptr(cv), _ptr(sk), _ptr(sv)]
+        for fixed, (ck, cv), (sk, sv) in zip(w.layer_pointers, self.cross, self.caches):
+            pointers += fixed + [_ptr(ck), _ptr(cv), _ptr(sk), _ptr(sv)]
         assert len(pointers) == _HEAD + _PER_LAYER * len(w.layers)
         self.pointers = (ctypes.c_void_p * len(pointers))(*pointers)
         self._step = w.lib.ae_step
