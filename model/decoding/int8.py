@@ -89,11 +89,17 @@ class Int8Linear(nn.Module):
         return torch.ops.quantized.linear_dynamic(x.float().contiguous(), self._packed, self.reduce_range)
 
 
-def int8_rows(weight: Tensor, bias: Tensor | None) -> tuple[Tensor, Tensor, Tensor | None]:
-    """(int8 rows (N, K), bf16 scale per row (N,), fp32 bias or None) for ``weight_only_product``."""
+def per_row_int8(weight: Tensor) -> tuple[Tensor, Tensor]:
+    """Symmetric per-row int8 of a (N, K) weight: (int8 rows (N, K), fp32 scale (N,)), W ≈ rows · scale.
+    Shared by the weight-only kernel's copy and the native draft step (model/native/engine.py)."""
     w = weight.detach().float().cpu()
     scale = (w.abs().amax(dim=1) / 127.0).clamp_min(1e-12)
-    rows = torch.round(w / scale[:, None]).to(torch.int8).contiguous()
+    return torch.round(w / scale[:, None]).to(torch.int8).contiguous(), scale
+
+
+def int8_rows(weight: Tensor, bias: Tensor | None) -> tuple[Tensor, Tensor, Tensor | None]:
+    """(int8 rows (N, K), bf16 scale per row (N,), fp32 bias or None) for ``weight_only_product``."""
+    rows, scale = per_row_int8(weight)
     return rows, scale.to(torch.bfloat16), None if bias is None else bias.detach().float().cpu()
 
 

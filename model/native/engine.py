@@ -20,6 +20,7 @@ import numpy as np
 import torch
 from torch import Tensor
 
+from model.decoding.int8 import per_row_int8
 from model.native import build
 from model.transformer import Transformer
 
@@ -28,12 +29,9 @@ _HEAD, _PER_LAYER = 8, 28  # pointers before the layers, and per layer (draft_st
 
 
 def _int8(weight: Tensor, bias: Tensor | None) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
-    """Symmetric per-row int8 rows of a (N, K) weight, their fp32 scales, the fp32 bias (contiguous)."""
-    w = weight.detach().float().cpu()
-    scale = (w.abs().amax(dim=1) / 127.0).clamp_min(1e-12)
-    rows = torch.round(w / scale[:, None]).to(torch.int8)
-    b = None if bias is None else np.ascontiguousarray(bias.detach().float().cpu().numpy())
-    return np.ascontiguousarray(rows.numpy()), np.ascontiguousarray(scale.numpy()), b
+    """The int8 rows of a (N, K) weight, their fp32 scales (the int8 copy's rounding), the fp32 bias."""
+    rows, scale = per_row_int8(weight)
+    return rows.numpy(), scale.numpy(), None if bias is None else _f32(bias)
 
 
 def _f32(t: Tensor) -> np.ndarray:
