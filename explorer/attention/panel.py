@@ -71,6 +71,8 @@ class AttentionPanel(PanelExport, KeyboardNavigation, QtWidgets.QWidget):
         self._stats_text = ""
         self._busy = False
         self._compact = False
+        self._fitted_for: tuple | None = None  # what the labels under the map were last fitted to …
+        self._spare_seen_fuller: float | None = None  # … and the least map spare seen then with more text
         self.export_dir = export.default_export_dir()  # where the next export dialog opens
 
         self.controls = AttentionControls()
@@ -255,17 +257,37 @@ class AttentionPanel(PanelExport, KeyboardNavigation, QtWidgets.QWidget):
         width = self._content.width() - margins.left() - margins.right()
         extra = margins.top() + margins.bottom() + self.legend_label.contentsMargins().bottom()
         fit = fit_below_map(stats, legend, label.fontMetrics(), width, self._content.height(),
-                            self._stats_text, tr(LEGEND), extra, self._map_spare(stats, width))
+                            self._stats_text, tr(LEGEND), extra, self._settled_spare(stats, width))
         if label.text() != fit.stats:
             label.setText(fit.stats)
             self._stats_row.refit()  # now, not a turn later: the map's height follows in this layout pass
         label.setToolTip(fit.tooltip)
         self.legend_label.setVisible(fit.legend_shown and not self._compact)
 
-    def _map_spare(self, stats: str, width: int) -> float | None:
+    def _settled_spare(self, stats: str, width: int) -> float | None:
+        """_map_spare, as measured while the legend or the statistics' second line showed, where nothing
+        else has changed since. The map's plot answers a line given way by more than the line's height
+        (its row labels grow, the keys' room moves), so a spare measured without the line is too large:
+        at 1024 × 768 under the formula dock the statistics' second line and the map's height flipped a
+        frame at a time and never settled."""
+        measured = self._map_spare(stats, width)
+        fitted_for = (stats, width, self._content.height(), self.stats_label.font().key(), self.view())
+        if fitted_for != self._fitted_for:
+            self._fitted_for, self._spare_seen_fuller = fitted_for, None
+        if measured is None:
+            return None
+        spare, fuller = measured
+        if fuller:
+            seen = self._spare_seen_fuller
+            self._spare_seen_fuller = spare if seen is None else min(seen, spare)
+        elif self._spare_seen_fuller is not None:
+            spare = min(spare, self._spare_seen_fuller)
+        return spare
+
+    def _map_spare(self, stats: str, width: int) -> tuple[float, bool] | None:
         """The Head map's plot height over its readable one, as it would be with the legend hidden and the
         statistics (``stats``, at ``width``) on one line, so that the answer does not flip with what it
-        decides; None for the other views, or before the map is laid out."""
+        decides; and whether either shows now. None for the other views, or before the map is laid out."""
         plot = self.heatmap.plot.vb.height()
         if self.view() != "head" or self._maps is None or plot < 1:
             return None
@@ -273,7 +295,8 @@ class AttentionPanel(PanelExport, KeyboardNavigation, QtWidgets.QWidget):
         shown = legend.height() - legend.contentsMargins().bottom() if legend.isVisible() else 0
         second = (wrapped_height(self.stats_label.text(), metrics, width)
                   - wrapped_height(fit_parts(stats, metrics, width, 1), metrics, width))
-        return plot + shown + max(0, second) - self.heatmap.readable_plot_height()
+        spare = plot + shown + max(0, second) - self.heatmap.readable_plot_height()
+        return spare, legend.isVisible() or second > 0
 
     def is_dimmed(self) -> bool:
         return self._dim.isEnabled()

@@ -21,7 +21,8 @@ _SIN45 = math.sqrt(0.5)
 MIN_FONT_FACTOR = 0.5  # smallest label type, relative to the axis font …
 MIN_POINT_SIZE = 7.0  # … and in points: below this a label is a smudge on any screen
 WIDE_UPRIGHT_FACTOR = 0.75  # Chinese keys may shrink this far to stand upright rather than on their side
-KEY_GAP = 6.0  # px between two upright keys
+KEY_GAP = 6.0  # px between two upright keys …
+KEPT_KEY_GAP = 3.0  # … or between keys already upright, before they slant (see _fits_upright)
 _AlignRight = QtCore.Qt.AlignmentFlag.AlignRight | QtCore.Qt.AlignmentFlag.AlignVCenter
 _AlignLeft = QtCore.Qt.AlignmentFlag.AlignLeft | QtCore.Qt.AlignmentFlag.AlignVCenter
 _AlignTop = QtCore.Qt.AlignmentFlag.AlignHCenter | QtCore.Qt.AlignmentFlag.AlignTop
@@ -42,6 +43,7 @@ class TokenAxis(pg.AxisItem):
         self._pitch = 0.0  # stacked_pitch of the labels, in lines of the axis font
         self.last_angle = 0  # the label angle chosen at the last paint (read by tests)
         self.last_stride = 1
+        self._kept_upright = False  # these labels were last drawn upright (see _fits_upright)
 
     # ----------------------------------------------------------------------------------- public API
     def set_labels(self, labels) -> None:
@@ -50,6 +52,7 @@ class TokenAxis(pg.AxisItem):
         if labels == self._labels:
             return  # keep the cached picture: a head or layer switch keeps the tokens
         self._labels = labels
+        self._kept_upright = False  # a new sentence's keys earn it afresh
         self.setTicks([[(i, s) for i, s in enumerate(self._labels)]])  # keeps tickValues() honest
         self._update_reach()
 
@@ -150,6 +153,7 @@ class TokenAxis(pg.AxisItem):
         angle, stride, needed = self._layout(cell, line_h, widest, vertical, upright is not None,
                                              self._across(font))
         self.last_angle, self.last_stride = angle, stride
+        self._kept_upright = upright is not None
 
         tick_len = max(0, self.style["tickLength"])
         direction = -1 if self.orientation in ("left", "top") else 1
@@ -225,8 +229,14 @@ class TokenAxis(pg.AxisItem):
         return None
 
     def _fits_upright(self, cell: float, font: QtGui.QFont) -> bool:
+        # Keys already upright keep to it a little longer than they take it: the axis' height moves
+        # the plot's width. Slanted keys make the plot shorter, its row labels shrink, the plot grows
+        # wider, the keys fit upright, the plot grows taller, the row labels grow back, the plot
+        # narrows: at 1024 × 768 with the formula dock open the map flipped between the two a frame
+        # at a time and never settled. A row label's shrink moves each of 11 cells about a pixel.
+        gap = KEPT_KEY_GAP if self._kept_upright else KEY_GAP
         metrics = QtGui.QFontMetricsF(font)
-        return side_by_side([metrics.horizontalAdvance(s) for s in self._labels], cell, KEY_GAP)
+        return side_by_side([metrics.horizontalAdvance(s) for s in self._labels], cell, gap)
 
     def _layout(self, cell: float, line_h: float, widest: float, vertical: bool, upright: bool,
                 across: float):

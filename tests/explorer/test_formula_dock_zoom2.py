@@ -99,6 +99,15 @@ def test_at_fonts_1_the_dock_takes_what_its_steps_need_and_zooming_splits_the_he
     line = view.numbers["q"].fontMetrics().lineSpacing()
     assert 0 <= empty <= 3 * line, (empty, line)
     heatmap = win.attention_panel.heatmap
+    # Settled: the keys slanted (a shorter plot, smaller row labels, a wider plot) and stood up again
+    # (a taller plot, larger row labels, a narrower plot), and the statistics' second line came and
+    # went, a frame at a time; the map's height was whichever the test caught, 150 to 203 px.
+    qtbot.wait(200)  # a turn or two of settling is fine
+    heatmap.canvas.grab()
+    keys = heatmap._bottom.picture
+    qtbot.wait(400)
+    heatmap.canvas.grab()
+    assert heatmap._bottom.picture is keys, "the keys were laid out again with nothing changed"
     assert heatmap.plot.vb.height() >= 150, heatmap.plot.vb.height()
     win.attention_panel.set_state("decoder", 0, 0)  # its mask step shows: still no scrolling
     qtbot.wait(50)

@@ -101,3 +101,27 @@ def _font(points: float) -> QtGui.QFont:
     font = QtGui.QFont()
     font.setPointSizeF(points)
     return font
+
+
+def test_keys_that_stood_upright_keep_to_it_a_little_longer_than_they_take_it(scene):
+    # The map's height and width answer the keys' angle (see TokenAxis._fits_upright): with one
+    # threshold they flipped a frame at a time at 1024 × 768 under the formula dock.
+    keys = ["The", "weather", "is", "nice", "today", "and"]
+    axis = _axis(scene, "bottom", keys, cell=200, points=11)
+    metrics = QtGui.QFontMetricsF(axis._font)
+    widths = [metrics.horizontalAdvance(s) for s in keys]
+    tightest = max((a + b) / 2 for a, b in zip(widths, widths[1:]))  # the cell two keys just touch at
+
+    def angle_at(cell: float) -> int:
+        axis.setGeometry(QtCore.QRectF(QtCore.QPointF(200, 100), QtCore.QSizeF(cell * len(keys), 120)))
+        axis.generateDrawSpecs(None)
+        return axis.last_angle
+
+    between = tightest + 4.5  # a gap of 4.5 px: more than KEPT_KEY_GAP, less than KEY_GAP
+    assert angle_at(200) == 0
+    assert angle_at(between) == 0  # upright already: it stays
+    assert angle_at(tightest + 2) != 0  # under KEPT_KEY_GAP: it slants
+    assert angle_at(between) != 0  # slanted: it waits for the full gap …
+    assert angle_at(tightest + 6.5) == 0  # … and stands up with it
+    axis.set_labels(keys[::-1])  # new keys earn it afresh
+    assert angle_at(between) != 0
