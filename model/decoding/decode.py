@@ -28,6 +28,7 @@ from model.decoding.speculative import checked_greedy
 from model.decoding.steps import BeamRecorder, decode_steps, step_probabilities
 from model.errors import UserError
 from model.native import draft_weights
+from model.native.rows import NativeRows, RowWeights
 from model.records import AttentionMaps, Translation
 from model.tokenizer import clean_text
 from model.transformer import DecoderState, Transformer
@@ -129,27 +130,40 @@ def greedy(model: Transformer, src: Tensor, max_len: int, use_cache: bool = True
 @torch.inference_mode()
 def beam_search(model: Transformer, src: Tensor, beam_size: int, max_len: int, alpha: float = 0.6,
                 use_cache: bool = True, memory: Tensor | None = None,
-                head_masks: dict[str, Tensor] | None = None, on_step=None) -> tuple[list[int], float]:
+                head_masks: dict[str, Tensor] | None = None, on_step=None,
+                native: RowWeights | None = None) -> tuple[list[int], float]:
     """One sentence src: (1, S) → (best ids ending in </s> if finished, length-penalised log-prob).
 
     memory: the encoder's output for src when the caller has it already (with the same encoder head
     masks), (1, S, D). head_masks: as for ``greedy``. on_step(beam, over): called after every step, for
-    the step view's record of the live hypotheses (model/decoding/steps.py).
+    the step view's record of the live hypotheses (model/decoding/steps.py). native: ``RowWeights.of(model)``
+    to run the steps through the native fp32 rows step (model/native/rows.py): the same search with the
+    sums in another order (~1e-6), 2-3× faster; head masks shared by the rows act as in the modules.
     """
     hm = head_masks or {}
     memory, _ = model.encode(src, head_mask=hm.get("encoder")) if memory is None else (memory, None)
     k = beam_size
     beam = Beam(k, alpha, src.device, model.cfg.bos_id, model.cfg.eos_id)
-    state = DecoderState(model, memory, src, rows=k) if use_cache else None
-    runner = StepRunner.of(model, head_masks) if use_cache else None
+    rows = state = runner = None
+    if native is not None and use_cache and src.size(0) == 1 and NativeRows.covers(hm):
+        cross_kv = [layer.cross_attn.project_kv(memory) for layer in model.decoder]
+        rows = NativeRows(native, cross_kv, k, capacity=max_len, head_masks=hm)  # feeds positions 0 … max_len − 1
+    elif use_cache:
+        state, runner = DecoderState(model, memory, src, rows=k), StepRunner.of(model, head_masks)
     memory, src_k = memory.expand(k, -1, -1), src.expand(k, -1)
     while beam.step < max_len:
-        index = beam.advance(step_logprobs(model, memory, src_k, beam.seqs, state, head_masks, runner))  # from (k, V)
+        if rows is not None:
+            logp = rows.step(beam.seqs[:, -1]).log_softmax(-1)  # (k, V)
+        else:
+            logp = step_logprobs(model, memory, src_k, beam.seqs, state, head_masks, runner)  # (k, V)
+        index = beam.advance(logp)
         if on_step is not None:
             on_step(beam, index is None)
         if index is None:
             break
-        if state is not None:
+        if rows is not None:
+            rows.reorder(index)
+        elif state is not None:
             state.reorder(index)
     return beam.result()
 
@@ -259,8 +273,10 @@ def _translate(loaded: LoadedModel, text: str, beam_size: int, capture_attention
         hm = head_masks or {}
         with torch.inference_mode():
             encoded = model.encode(src, need_weights=capture_attention, head_mask=hm.get("encoder"))
+        native = RowWeights.of(model) if use_cache else None
         generated, score = beam_search(model, src, beam_size, max_len, length_penalty_alpha, use_cache,
-                                       memory=encoded[0], head_masks=head_masks, on_step=recorder)
+                                       memory=encoded[0], head_masks=head_masks, on_step=recorder,
+                                       native=native)
     # The views show exactly what the search produced, a loop included, and flag it; text meant to be read
     # (model.paragraphs: the command line, files) is cut at the loop as well.
     _, flags = guard(generated, ids, eos, max_len)

@@ -11,17 +11,10 @@
  * 16-bit pairs summed to 32 bits (AVX2 vpmaddwd; 14 bits keep every sum below 2^31 up to rows of 8,192).
  *
  * Called through ctypes (model/native/engine.py, ``NativeDraft``), which passes flat arrays of sizes and
- * pointers in the order of the enum below and of the comment above ``ae_step``.
+ * pointers in the order of step_common.h's enum and of the comment above ``ae_step``.
  */
-#include <math.h>
-#include <stdint.h>
-#include <string.h>
-#ifdef __AVX2__
-#include <immintrin.h>
-#endif
+#include "step_common.h"
 
-enum { D_MODEL, N_HEADS, D_K, D_FF, VOCAB, N_LAYERS, SRC_LEN, CAPACITY, PAD_ID, ACTIVATION, N_DIMS };
-enum { ACT_RELU, ACT_SWISH, ACT_GELU };
 #define Q_MAX 16383.0f /* 14 bits: 2 * 127 * 16383 * (K / 16) < 2^31 for K <= 8192 */
 
 typedef struct {
@@ -82,52 +75,6 @@ static void product(const Q8 *m, const float *x, float *y, int n, int k, int16_t
     const float sx = quantise(x, q, k);
     dots(m->w, q, acc, 0, n, k);
     for (int r = 0; r < n; r++) y[r] = (float)acc[r] * (m->scale[r] * sx) + (m->bias ? m->bias[r] : 0.0f);
-}
-
-/* x = LayerNorm(x + y) with gain g, bias b (biased variance, as torch). */
-static void add_norm(float *x, const float *y, const float *g, const float *b, int d, float eps) {
-    float mean = 0.0f;
-    for (int i = 0; i < d; i++) {
-        x[i] += y[i];
-        mean += x[i];
-    }
-    mean /= (float)d;
-    float var = 0.0f;
-    for (int i = 0; i < d; i++) var += (x[i] - mean) * (x[i] - mean);
-    const float inv = 1.0f / sqrtf(var / (float)d + eps);
-    for (int i = 0; i < d; i++) x[i] = (x[i] - mean) * inv * g[i] + b[i];
-}
-
-/* out (H·d_k) = softmax(q kᵀ/√d_k) v per head, over keys k, v (H, stride, d_k) rows [0, n). */
-static void attend(const float *q, const float *k, const float *v, int heads, int d_k, int n, int stride,
-                   float *scores, float *out) {
-    const float scale = 1.0f / sqrtf((float)d_k);
-    for (int h = 0; h < heads; h++) {
-        const float *qh = q + h * d_k, *kh = k + (size_t)h * stride * d_k, *vh = v + (size_t)h * stride * d_k;
-        float top = -INFINITY;
-        for (int t = 0; t < n; t++) {
-            float s = 0.0f;
-            for (int i = 0; i < d_k; i++) s += qh[i] * kh[(size_t)t * d_k + i];
-            scores[t] = s * scale;
-            top = fmaxf(top, scores[t]);
-        }
-        float total = 0.0f;
-        for (int t = 0; t < n; t++) total += (scores[t] = expf(scores[t] - top));
-        float *oh = out + h * d_k;
-        memset(oh, 0, sizeof(float) * (size_t)d_k);
-        for (int t = 0; t < n; t++) {
-            const float p = scores[t] / total;
-            for (int i = 0; i < d_k; i++) oh[i] += p * vh[(size_t)t * d_k + i];
-        }
-    }
-}
-
-static void activate(float *x, int n, int kind) {
-    for (int i = 0; i < n; i++) {
-        if (kind == ACT_RELU) x[i] = x[i] > 0.0f ? x[i] : 0.0f;
-        else if (kind == ACT_SWISH) x[i] = x[i] / (1.0f + expf(-x[i]));
-        else x[i] = 0.5f * x[i] * (1.0f + erff(x[i] * 0.70710678118654752f));
-    }
 }
 
 /* Pointers, in this order: embedding (V, D) fp32, positions (CAPACITY, D), output Q8 (w, scale, bias),

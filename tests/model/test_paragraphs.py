@@ -55,7 +55,9 @@ def test_a_model_forced_to_loop_is_stopped_flagged_and_bounded(tiny_model_dir, m
         looped.append(max_len)
         return [[7] * max_len for _ in range(src.size(0))]
     monkeypatch.setattr(decode, "greedy", loop_forever)
+    # No draft (the PyTorch int8 copy, or the native step once its library is built): the plain search.
     monkeypatch.setattr(decode, "search_copy", lambda loaded: None)
+    monkeypatch.setattr(decode, "draft_weights", lambda loaded: None)
     tr = decode.translate(loaded, "1 2 3", beam_size=1)
     n_src = len(tr.source_pieces) + 1
     bound = n_src + 50  # the views: the search's own bound, as the reference tests against generate run it

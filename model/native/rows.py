@@ -1,0 +1,153 @@
+"""Beam search's step through the native fp32 rows step (rows_step.c): the weights it reads, one search's state.
+
+``RowWeights`` points at the model's own fp32 tensors (nothing copied: ready at once, and it follows a
+change to the weights in place). ``NativeRows`` is one beam search: ``rows`` self-attention caches, the
+cross keys and values of the model's own projection of the source (one copy, shared by every row), and
+``logits`` / ``reorder``, the two things ``decode.beam_search`` asks of a step.
+
+Unlike the draft (engine.py), this step decides the search. Its numbers are the fp32 model's with the sums
+taken in another order: logits agree with ``Transformer.decode`` to ~1e-6 (tests/model/test_native_rows.py).
+It covers what ``supports`` does, with fp32 weights, one unpadded source, and head masks shared by the rows
+(``NativeRows.covers``); for anything else the search runs through PyTorch.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import weakref
+
+import numpy as np
+import torch
+from torch import Tensor
+
+from model.native import build
+from model.native.engine import ACTIVATIONS, supports
+from model.transformer import Transformer
+
+_HEAD, _PER_LAYER = 7, 22  # pointers before the layers, and per layer (rows_step.c)
+
+
+def _view(t: Tensor | None) -> np.ndarray | None:
+    """A NumPy view of an fp32 CPU tensor's storage (no copy; a copy only if it is not contiguous)."""
+    return None if t is None else t.detach().contiguous().numpy()
+
+
+def _ptr(a: np.ndarray | None) -> int | None:
+    return None if a is None else a.ctypes.data
+
+
+class RowWeights:
+    """The model's decoder as the native rows step reads it. Use ``of``."""
+
+    def __init__(self, model: Transformer, lib: ctypes.CDLL) -> None:
+        cfg = model.cfg
+        self.lib, self.cfg = lib, cfg
+        self.d, self.heads, self.d_k, self.d_ff = cfg.d_model, cfg.n_heads, cfg.d_model // cfg.n_heads, cfg.d_ff
+        d = self.d
+        # Views, held here so the pointers below stay valid as long as these weights are in use.
+        self.embedding = _view(model.embedding.weight)  # the target side's table
+        self.output = (_view(model.output_projection), _view(model.final_logits_bias))
+        self.embed_scale, self.eps = float(model.embed_scale), float(model.decoder[0].norm_1.eps)
+        self.positional = model.positional
+        self.arrays, self.layer_pointers = [], []
+        for layer in model.decoder:
+            sa, ca, ff = layer.self_attn, layer.cross_attn, layer.feed_forward
+            arrays = [_view(t) for t in (
+                sa.w_qkv.weight, sa.w_qkv.bias, sa.w_o.weight, sa.w_o.bias,
+                ca.w_qkv.weight[:d], ca.w_qkv.bias[:d], ca.w_o.weight, ca.w_o.bias,  # W^Q: the first d rows
+                ff.w_1.weight, ff.w_1.bias, ff.w_2.weight, ff.w_2.bias,
+                layer.norm_1.weight, layer.norm_1.bias, layer.norm_2.weight, layer.norm_2.bias,
+                layer.norm_3.weight, layer.norm_3.bias)]
+            self.arrays.append(arrays)
+            self.layer_pointers.append([_ptr(a) for a in arrays])
+
+    @classmethod
+    def of(cls, model: Transformer, wait: bool = False) -> RowWeights | None:
+        """The rows step's weights of ``model``, or None: a model it does not cover (``supports``, fp32
+        weights), or the library not built (yet: ``wait=False`` never waits for the compiler).
+
+        Kept per model while its parameters are the same tensors (making the views: ~0.7 ms, 3 % of a
+        short beam-4 translation); a parameter replaced rather than changed in place makes them anew."""
+        if not supports(model):
+            return None
+        params = list(model.parameters())
+        if any(p.dtype != torch.float32 for p in params):
+            return None
+        lib = build.library(wait=wait)
+        if lib is None:
+            return None
+        key = (id(lib), tuple(p.data_ptr() for p in params))
+        kept = _kept.get(model)
+        if kept is not None and kept[0] == key:
+            return kept[1]
+        with torch.no_grad():
+            weights = cls(model, lib)
+        _kept[model] = (key, weights)
+        return weights
+
+
+_kept: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # model → (its parameters' addresses, weights)
+
+
+class NativeRows:
+    """One beam search of ``rows`` hypotheses over one sentence."""
+
+    @staticmethod
+    def covers(head_masks: dict[str, Tensor] | None) -> bool:
+        """Whether the step takes these head masks: one (L, H) mask per kind, shared by every row (the
+        encoder's act before the step, on the memory it is given)."""
+        return all(m.dim() == 2 and m.device.type == "cpu" for kind, m in (head_masks or {}).items()
+                   if kind != "encoder")
+
+    def __init__(self, weights: RowWeights, cross_kv: list[tuple[Tensor, Tensor]], rows: int,
+                 capacity: int, head_masks: dict[str, Tensor] | None = None) -> None:
+        """cross_kv: each layer's (K, V) of the source, (1, H, S, d_k) (``DecoderState.cross_kv``).
+        head_masks: {"decoder", "cross": (L, H) multipliers of each head's output} as ``Transformer.decode``
+        takes them (one mask for every row; ``covers`` says which masks this step takes)."""
+        w = self.weights = weights
+        self.rows, self.capacity, self.position = rows, capacity, 0
+        src_len = cross_kv[0][0].size(2)
+        self.cross = [(_view(k[0].float()), _view(v[0].float())) for k, v in cross_kv]  # (H, S, d_k)
+        shape = (rows, w.heads, capacity, w.d_k)
+        self.caches = [(np.empty(shape, np.float32), np.empty(shape, np.float32)) for _ in w.arrays]
+        self.spare = np.empty(shape, np.float32)  # reorder's copy of one layer's keys or values
+        self.pe = np.ascontiguousarray(w.positional(capacity, 0).detach().float().numpy())
+        vocab = w.embedding.shape[0]
+        self.scratch = np.empty(rows * (6 * w.d + w.d_ff) + max(capacity, src_len), np.float32)
+        self.logits = np.empty((rows, vocab), np.float32)
+        self.tokens = np.empty(rows, np.int64)
+        self.dims = np.array([w.d, w.heads, w.d_k, w.d_ff, vocab, len(w.arrays), src_len, capacity,
+                              w.cfg.pad_id, ACTIVATIONS[w.cfg.activation]], np.int64)
+        self.fparams = np.array([w.eps, w.embed_scale], np.float32)
+        out_w, out_b = w.output
+        hm = head_masks or {}
+        self.masks = [None if hm.get(kind) is None else np.ascontiguousarray(hm[kind].detach().float().numpy())
+                      for kind in ("decoder", "cross")]
+        pointers = [_ptr(w.embedding), _ptr(self.pe), _ptr(out_w), _ptr(out_b), _ptr(self.scratch),
+                    *map(_ptr, self.masks)]
+        for fixed, (ck, cv), (sk, sv) in zip(w.layer_pointers, self.cross, self.caches):
+            pointers += fixed + [_ptr(ck), _ptr(cv), _ptr(sk), _ptr(sv)]
+        assert len(pointers) == _HEAD + _PER_LAYER * len(w.arrays)
+        self.pointers = (ctypes.c_void_p * len(pointers))(*pointers)
+        self._step, self._reorder = w.lib.ae_rows_step, w.lib.ae_rows_reorder
+
+    def step(self, tokens: Tensor) -> Tensor:
+        """tokens: (rows,) or (rows, 1), fed at ``position`` → the next piece's logits (rows, V), padding −∞.
+        The tensor shares this search's buffer: the next step overwrites it."""
+        if self.position >= self.capacity:
+            raise ValueError(f"no room for position {self.position} (capacity {self.capacity})")
+        self.tokens[:] = tokens.reshape(-1).cpu().numpy()
+        status = self._step(self.dims.ctypes.data, self.pointers, self.fparams.ctypes.data, self.position,
+                            self.rows, self.tokens.ctypes.data, self.logits.ctypes.data)
+        if status != 0:
+            raise ValueError(f"a piece outside the vocabulary: {self.tokens.tolist()}")
+        self.position += 1
+        return torch.from_numpy(self.logits)
+
+    def reorder(self, index: Tensor) -> None:
+        """Row r continues the hypothesis of row index[r] (``DecoderState.reorder``)."""
+        order = np.ascontiguousarray(index.cpu().numpy(), dtype=np.int64)
+        if (order == np.arange(self.rows)).all():
+            return  # every row continues itself: nothing to copy
+        self._reorder(self.dims.ctypes.data, self.pointers, self.rows, order.ctypes.data, self.position,
+                      self.spare.ctypes.data)
