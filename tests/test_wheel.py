@@ -58,7 +58,9 @@ def test_the_wheel_installs_one_top_level_name_and_the_built_in_model(wheel):
                    "assets/models/en-de/LICENSE", "assets/models/en-zh/LICENSE",
                    "assets/icons/attention-explorer.svg", "explorer/icons/attention-explorer.svg",
                    "assets/i18n/attention_explorer_zh_CN.qm", "assets/i18n/attention_explorer_zh_CN.ts",
-                   "model/corpus/__init__.py", "explorer/attention/heatmap.py"):
+                   "model/corpus/__init__.py", "explorer/attention/heatmap.py",
+                   # the native steps' sources, compiled on the user's machine (without the header: no build)
+                   "model/native/draft_step.c", "model/native/rows_step.c", "model/native/step_common.h"):
         assert f"attention_explorer/{needed}" in names, needed
     assert any(n.startswith("attention_explorer/model/") and n.endswith("card_template.md") for n in names)
     assert not any("/benchmarks/" in n or n.startswith("tests/") for n in names)
