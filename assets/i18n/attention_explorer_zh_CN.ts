@@ -504,6 +504,10 @@ B 的译文：{text}</translation>
       <translation>注意力权重</translation>
     </message>
     <message>
+      <source>weight</source>
+      <translation>权重</translation>
+    </message>
+    <message>
       <source>masked (future position)</source>
       <translation>已掩码（未来位置）</translation>
     </message>

@@ -423,6 +423,8 @@ class HeatmapView(QtWidgets.QWidget):
             shown, row_size = fitted_axis_title(bare_axis_title(row_title), full, least, room)
         row_title = shown
         bar_title, bar_size = fitted_axis_title(tr("attention weight"), full, least, room)
+        if bar_title != tr("attention weight"):  # cut even in the least type ("attention wei…" at ×1
+            bar_title, bar_size = fitted_axis_title(tr("weight"), full, least, room)  # under the dock)
         styles = [{"color": self._text_color.name(), "font-size": f"{np.floor(size * 10) / 10:.1f}pt"}
                   for size in (row_size, full, bar_size)]  # rounded down: a title that fits stays in
         labels = (row_title, col_title, bar_title, tuple(tuple(style.items()) for style in styles))

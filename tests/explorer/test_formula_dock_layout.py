@@ -255,6 +255,23 @@ def test_a_plot_too_short_for_the_query_title_shows_the_word_query_whole_not_cut
         assert view._left.labelText == expected, (height, view._left.labelText)
 
 
+def test_a_plot_too_short_for_the_colour_bars_title_names_it_weight_whole_not_cut(qtbot, synthetic_maps):
+    """1024 × 768 with the dock open at fonts ×1: a ~130-px map read "attention wei…" beside its colour bar."""
+    from explorer.attention.heatmap import HeatmapView  # noqa: PLC0415
+
+    view = HeatmapView()
+    qtbot.addWidget(view)
+    view.show()
+    qtbot.waitExposed(view)
+    view.set_matrix(synthetic_maps.encoder_self[0, 0], list("abcde"), list("abcde"),
+                    row_title="Query: source token", col_title="Key: source token")
+    for height, expected in ((600, "attention weight"), (200, "weight"), (600, "attention weight")):
+        view.resize(500, height)
+        qtbot.waitUntil(lambda h=height: view.height() == h)
+        view.fit_titles()
+        assert view.color_bar.axis.labelText == expected, (height, view.plot.vb.height())
+
+
 def test_at_zoom_2_neighbouring_clock_titles_do_not_overlap(qtbot):
     from explorer.positional.clock_view import ClockView  # noqa: PLC0415
 

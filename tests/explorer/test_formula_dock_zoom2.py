@@ -109,6 +109,8 @@ def test_at_fonts_1_the_dock_takes_what_its_steps_need_and_zooming_splits_the_he
     heatmap.canvas.grab()
     assert heatmap._bottom.picture is keys, "the keys were laid out again with nothing changed"
     assert heatmap.plot.vb.height() >= 150, heatmap.plot.vb.height()
+    # The colour bar's title in words that fit, never cut: "attention wei…" read in the screenshots.
+    assert heatmap.color_bar.axis.labelText in (tr("attention weight"), tr("weight"))
     win.attention_panel.set_state("decoder", 0, 0)  # its mask step shows: still no scrolling
     qtbot.wait(50)
     assert view.formulas["mask"].isVisible() and scroll.verticalScrollBar().maximum() == 0
