@@ -103,8 +103,10 @@ class AttentionControls(QtWidgets.QWidget):
         self.cmap_combo.setProperty("i18n_skip", True)  # matplotlib's names; the code reads them back
         self.cmap_combo.setFocusPolicy(QtCore.Qt.FocusPolicy.NoFocus)
         self.cmap_combo.currentTextChanged.connect(self.colormap_changed)
-        export = QtWidgets.QToolButton(text="Export")
-        export.setPopupMode(QtWidgets.QToolButton.ToolButtonPopupMode.InstantPopup)
+        # A push button with a menu draws its arrow in room of its own; a tool button's popup arrow sat in
+        # its corner, against the "t" of "Export".
+        export = self.export_button = QtWidgets.QPushButton("Export")
+        export.setFocusPolicy(QtCore.Qt.FocusPolicy.NoFocus)
         menu = QtWidgets.QMenu(export)
         for fmt, label in EXPORT_FORMATS:
             menu.addAction(label, lambda fmt=fmt: self.export_requested.emit(fmt))
