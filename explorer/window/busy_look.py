@@ -3,7 +3,8 @@
 Why: most translations come back in 50–150 ms. Dimming every map and swapping the labels for that long,
 then back, was a flicker with each sentence typed, and the dimmed repaint ran Python paint code beside
 the translating worker (both need the interpreter lock). Shown after ``DELAY_MS`` of waiting, the look
-appears only where it tells the user something: a slow model, a long sentence, a model being loaded.
+appears only where it tells the user something: a slow model, a long sentence. Another model being opened
+shows it at once (``show_now``): its maps and translation are the old model's until the new one translates.
 """
 
 from __future__ import annotations
@@ -36,6 +37,13 @@ class DelayedBusy(QObject):
         if self.shown:
             self.shown = False
             self._show(False)
+
+    def show_now(self) -> None:
+        """The look at once, for a wait the user started knowingly and that is never short (another model
+        loading): what is shown is stale from the first moment. The worker's end of busy takes it away."""
+        self._timer.stop()
+        if not self.shown:
+            self._start_look()
 
     def _start_look(self) -> None:
         self.shown = True

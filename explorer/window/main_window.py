@@ -221,6 +221,11 @@ class MainWindow(WindowDisplay, QMainWindow):
         if self.controller.info is None:
             self._set_no_model(tr("Loading the model…"), loading=True)
         self.controller.load_model(str(path))
+        if self.controller.info is not None:
+            # The maps and translation shown are the old model's from now on: dimmed at once, not after
+            # the busy look's delay (they stood undimmed for ~0.5 s). The worker's busy end restores them.
+            self._busy_look.show_now()
+            self.state_label.setText(self._status)  # "Loading …" says more than the look's "Working…"
 
     def open_trained(self, path: str, sentence: str = "") -> None:
         """Load a checkpoint from the Train tab and show it, translating the run's probe sentence."""

@@ -44,3 +44,28 @@ def test_a_quick_translation_shows_no_busy_look_and_a_slow_one_does(qtbot, loade
     qtbot.waitUntil(lambda: seen == [True, False], timeout=TIMEOUT)
     assert not win.attention_panel.is_dimmed() and win.state_label.text() != "Working…"
     assert win.translate_panel.translation_text() == "one slow A"
+
+
+def test_opening_another_model_dims_the_old_ones_maps_at_once(qtbot, loaded, fake_model, monkeypatch):
+    """The old model's translation stood undimmed for ~0.5 s after another model was chosen."""
+    from PySide6.QtWidgets import QMessageBox  # noqa: PLC0415
+
+    refused = []
+    monkeypatch.setattr(QMessageBox, "critical", lambda *args: refused.append(args))
+    win = loaded
+    seen = _looks(win)
+    fake_model.translate_delay = 0.0
+    win.open_model(fake_model.make_model_dir("another-model"))
+    assert seen == [True]  # before any event is processed: no delay
+    assert win.attention_panel.is_dimmed() and not win.translate_panel.translation_view.isEnabled()
+    assert win.state_label.text().startswith("Loading ")  # what is happening, not just "Working…"
+    with qtbot.waitSignal(win.controller.translation_ready, timeout=TIMEOUT):
+        pass  # the new model translates the sentence again
+    qtbot.waitUntil(lambda: seen == [True, False], timeout=TIMEOUT)
+    assert not win.attention_panel.is_dimmed() and win.translate_panel.translation_view.isEnabled()
+
+    seen.clear()
+    win.open_model(fake_model.root / "not-a-model")  # refused: the current model and its maps stay
+    assert seen == [True]
+    qtbot.waitUntil(lambda: seen == [True, False], timeout=TIMEOUT)
+    assert not win.attention_panel.is_dimmed() and len(refused) == 1
