@@ -254,7 +254,9 @@ def test_training_curves_stack_when_narrow(qtbot):
     qtbot.waitExposed(curves)
     qtbot.waitUntil(curves.is_stacked)
     width = curves.canvas.viewport().width()
-    for plot in (curves.loss_plot, curves.lr_plot, curves.bleu_plot):  # none past the right edge
+    for plot in (curves.loss_plot, curves.lr_plot, curves.bleu_plot):  # none past the right edge …
         assert plot.sceneBoundingRect().right() <= width + 1
+        # … and each takes the column's width (the emptied columns kept a share: ~140 of 330 px at 1024 × 768)
+        assert plot.sceneBoundingRect().width() >= 0.9 * width, (plot.sceneBoundingRect().width(), width)
     curves.resize(STACK_BELOW_PX + 400, 400)
     qtbot.waitUntil(lambda: not curves.is_stacked())
