@@ -238,8 +238,10 @@ def test_at_zoom_2_the_axis_titles_stay_within_a_short_plot(qtbot, synthetic_map
         assert QFontMetricsF(title_font).horizontalAdvance(axis.labelText) <= room + 1, axis.labelText
 
 
-def test_a_plot_too_short_for_the_query_title_shows_the_word_query_whole_not_cut(qtbot, synthetic_maps):
-    """1008 × 728 with the dock open: the map's 170 px read "Query: source to…"; the word alone is whole."""
+def test_a_plot_too_short_for_its_titles_shows_their_words_whole_not_cut(qtbot, synthetic_maps):
+    """1008 × 728 with the dock open: the map's 170 px read "Query: source to…"; 1024 × 768 at fonts ×1, a
+    ~130-px map "attention wei…" beside its colour bar. The word alone is whole, and the full titles come
+    back with the room."""
     from explorer.attention.heatmap import HeatmapView  # noqa: PLC0415
 
     view = HeatmapView()
@@ -248,28 +250,13 @@ def test_a_plot_too_short_for_the_query_title_shows_the_word_query_whole_not_cut
     qtbot.waitExposed(view)
     view.set_matrix(synthetic_maps.encoder_self[0, 0], list("abcde"), list("abcde"),
                     row_title="Query: source token", col_title="Key: source token")
-    for height, expected in ((600, "Query: source token"), (190, "Query"), (600, "Query: source token")):
+    for height, query, bar in ((600, "Query: source token", "attention weight"), (190, "Query", "weight"),
+                               (600, "Query: source token", "attention weight")):
         view.resize(500, height)
         qtbot.waitUntil(lambda h=height: view.height() == h)
         view.fit_titles()
-        assert view._left.labelText == expected, (height, view._left.labelText)
-
-
-def test_a_plot_too_short_for_the_colour_bars_title_names_it_weight_whole_not_cut(qtbot, synthetic_maps):
-    """1024 × 768 with the dock open at fonts ×1: a ~130-px map read "attention wei…" beside its colour bar."""
-    from explorer.attention.heatmap import HeatmapView  # noqa: PLC0415
-
-    view = HeatmapView()
-    qtbot.addWidget(view)
-    view.show()
-    qtbot.waitExposed(view)
-    view.set_matrix(synthetic_maps.encoder_self[0, 0], list("abcde"), list("abcde"),
-                    row_title="Query: source token", col_title="Key: source token")
-    for height, expected in ((600, "attention weight"), (200, "weight"), (600, "attention weight")):
-        view.resize(500, height)
-        qtbot.waitUntil(lambda h=height: view.height() == h)
-        view.fit_titles()
-        assert view.color_bar.axis.labelText == expected, (height, view.plot.vb.height())
+        titles = (view._left.labelText, view.color_bar.axis.labelText)
+        assert titles == (query, bar), (height, view.plot.vb.height(), titles)
 
 
 def test_at_zoom_2_neighbouring_clock_titles_do_not_overlap(qtbot):

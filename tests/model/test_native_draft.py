@@ -16,12 +16,16 @@ import pytest
 import torch
 
 from model.checkpoint import load_model
-from model.config import ModelConfig
 from model.decoding import decode, speculative
 from model.native import NativeDraft, NativeWeights, build, draft_weights, supports
 from model.transformer import DecoderState, Transformer
+from tests.model.native_models import MODELS, config_model
 
 pytestmark = pytest.mark.skipif(build.compiler() is None, reason="no C compiler on this machine")
+
+
+def _model(**changes) -> Transformer:
+    return config_model(3, **changes)
 
 
 @pytest.fixture(scope="module")
@@ -29,27 +33,9 @@ def loaded(tiny_model_dir):
     return load_model(tiny_model_dir)
 
 
-def _config_model(**changes) -> Transformer:
-    base = dict(vocab_size=61, n_layers=2, d_model=32, n_heads=4, d_ff=48, dropout=0.1)
-    torch.manual_seed(3)
-    model = Transformer(ModelConfig(**(base | changes))).eval()
-    if model.final_logits_bias is not None:
-        with torch.no_grad():
-            model.final_logits_bias.uniform_(-1, 1)
-    return model
-
-
-MODELS = {
-    "paper": {},
-    "marian-like": dict(share_embeddings=False, pe_layout="halves", activation="swish",
-                        final_logits_bias=True, norm_eps=1e-6),
-    "gelu": dict(activation="gelu", scale_embedding=False),
-}
-
-
 @pytest.mark.parametrize("name", MODELS)
 def test_each_step_gives_the_fp32_logits_within_int8_rounding(name):
-    model = _config_model(**MODELS[name])
+    model = _model(**MODELS[name])
     weights = NativeWeights.of(model, wait=True)
     src = torch.tensor([[5, 9, 7, 4, 8, 3]])
     logits = np.empty(model.cfg.vocab_size, np.float32)
@@ -75,7 +61,7 @@ def test_each_step_gives_the_fp32_logits_within_int8_rounding(name):
 
 
 def test_rewind_replays_the_same_steps():
-    model = _config_model()
+    model = _model()
     weights = NativeWeights.of(model, wait=True)
     src = torch.tensor([[5, 9, 7, 4]])
     with torch.inference_mode():
@@ -119,9 +105,9 @@ def test_wrong_drafts_are_corrected_to_the_fp32_output(loaded):
 
 
 def test_supports_only_what_the_step_computes():
-    assert supports(_config_model())
-    assert not supports(_config_model().train())
-    assert not supports(_config_model(d_model=36, n_heads=4, d_ff=48))  # rows not whole 16-wide blocks
+    assert supports(_model())
+    assert not supports(_model().train())
+    assert not supports(_model(d_model=36, n_heads=4, d_ff=48))  # rows not whole 16-wide blocks
 
 
 def test_build_caches_the_library_and_reuses_it(tmp_path, monkeypatch):

@@ -13,31 +13,17 @@ import pytest
 import torch
 
 from model.checkpoint import load_model
-from model.config import ModelConfig
 from model.decoding import decode
 from model.native import build
 from model.native.rows import NativeRows, RowWeights
 from model.transformer import DecoderState, Transformer
+from tests.model.native_models import MODELS, config_model
 
 pytestmark = pytest.mark.skipif(build.compiler() is None, reason="no C compiler on this machine")
 
-MODELS = {
-    "paper": {},
-    "marian-like": dict(share_embeddings=False, pe_layout="halves", activation="swish",
-                        final_logits_bias=True, norm_eps=1e-6),
-    "gelu": dict(activation="gelu", scale_embedding=False),
-}
 
-
-def _config_model(**changes) -> Transformer:
-    # vocab 61: not a multiple of the 3 weight rows a block takes, so the last row's path runs too.
-    base = dict(vocab_size=61, n_layers=2, d_model=32, n_heads=4, d_ff=48, dropout=0.1)
-    torch.manual_seed(5)
-    model = Transformer(ModelConfig(**(base | changes))).eval()
-    if model.final_logits_bias is not None:
-        with torch.no_grad():
-            model.final_logits_bias.uniform_(-1, 1)
-    return model
+def _model(**changes) -> Transformer:
+    return config_model(5, **changes)
 
 
 def _close(native: torch.Tensor, ref: torch.Tensor) -> None:
@@ -50,7 +36,7 @@ def _close(native: torch.Tensor, ref: torch.Tensor) -> None:
 @pytest.mark.parametrize("rows", [1, 4, 6])  # 6: a block of 4 rows and one of 2
 @pytest.mark.parametrize("name", MODELS)
 def test_each_step_gives_the_fp32_logits_of_every_row_through_reorders(name, rows):
-    model = _config_model(**MODELS[name])
+    model = _model(**MODELS[name])
     weights = RowWeights.of(model, wait=True)
     src = torch.tensor([[5, 9, 7, 4, 8, 3]])
     gen = torch.Generator().manual_seed(rows)
@@ -75,7 +61,7 @@ def test_each_step_gives_the_fp32_logits_of_every_row_through_reorders(name, row
 
 @pytest.mark.parametrize("name", MODELS)
 def test_beam_search_through_it_is_the_pytorch_beam_search(name):
-    model = _config_model(**MODELS[name])
+    model = _model(**MODELS[name])
     weights = RowWeights.of(model, wait=True)
     for seed in range(6):
         src = torch.randint(4, 61, (1, 3 + seed), generator=torch.Generator().manual_seed(seed))
@@ -87,7 +73,7 @@ def test_beam_search_through_it_is_the_pytorch_beam_search(name):
 
 
 def test_head_masks_act_as_in_the_modules_and_ones_change_no_bit():
-    model = _config_model()
+    model = _model()
     weights = RowWeights.of(model, wait=True)
     cfg = model.cfg
     src = torch.tensor([[5, 9, 7, 4, 8, 3]])
@@ -112,7 +98,7 @@ def test_head_masks_act_as_in_the_modules_and_ones_change_no_bit():
 
 
 def test_weights_are_the_models_own_kept_while_they_are_the_same_tensors():
-    model = _config_model()
+    model = _model()
     weights = RowWeights.of(model, wait=True)
     assert RowWeights.of(model, wait=True) is weights
     src = torch.tensor([[5, 9, 7]])
@@ -131,9 +117,9 @@ def test_weights_are_the_models_own_kept_while_they_are_the_same_tensors():
 
 
 def test_covers_only_fp32_cpu_models_in_eval_mode():
-    assert RowWeights.of(_config_model().train(), wait=True) is None
-    assert RowWeights.of(_config_model(d_model=36, n_heads=4, d_ff=48), wait=True) is None
-    assert RowWeights.of(_config_model().to(torch.bfloat16), wait=True) is None
+    assert RowWeights.of(_model().train(), wait=True) is None
+    assert RowWeights.of(_model(d_model=36, n_heads=4, d_ff=48), wait=True) is None
+    assert RowWeights.of(_model().to(torch.bfloat16), wait=True) is None
 
 
 def test_the_built_in_models_beam_search_and_translate_are_pytorchs(monkeypatch):
