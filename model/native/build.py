@@ -84,7 +84,7 @@ def _build() -> ctypes.CDLL | None:
     fn.restype = ctypes.c_int
     fn = lib.ae_rows_reorder
     fn.argtypes = [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_int, ctypes.c_void_p, ctypes.c_int, ctypes.c_void_p]
-    fn.restype = None
+    fn.restype = ctypes.c_int
     return lib
 
 

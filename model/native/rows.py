@@ -146,8 +146,11 @@ class NativeRows:
 
     def reorder(self, index: Tensor) -> None:
         """Row r continues the hypothesis of row index[r] (``DecoderState.reorder``)."""
-        order = np.ascontiguousarray(index.cpu().numpy(), dtype=np.int64)
+        order = np.ascontiguousarray(index.cpu().numpy().reshape(-1), dtype=np.int64)
+        if order.shape != (self.rows,):
+            raise ValueError(f"{order.size} rows in a reorder of {self.rows}")
         if (order == np.arange(self.rows)).all():
             return  # every row continues itself: nothing to copy
-        self._reorder(self.dims.ctypes.data, self.pointers, self.rows, order.ctypes.data, self.position,
-                      self.spare.ctypes.data)
+        if self._reorder(self.dims.ctypes.data, self.pointers, self.rows, order.ctypes.data, self.position,
+                         self.spare.ctypes.data) != 0:
+            raise ValueError(f"a reorder to rows outside 0 … {self.rows - 1}: {order.tolist()}")

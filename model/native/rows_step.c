@@ -161,10 +161,14 @@ int ae_rows_step(const int64_t *dims, void *const *p, const float *fparams, int 
     return 0;
 }
 
-/* Row r continues the hypothesis of row index[r]: copy each layer's self caches, positions [0, filled). */
-void ae_rows_reorder(const int64_t *dims, void *const *p, int rows, const int64_t *index, int filled, float *spare) {
+/* Row r continues the hypothesis of row index[r]: copy each layer's self caches, positions [0, filled).
+ * Returns 0, or −1 (nothing copied) for a row or a fill out of range. */
+int ae_rows_reorder(const int64_t *dims, void *const *p, int rows, const int64_t *index, int filled, float *spare) {
     const int heads = (int)dims[N_HEADS], d_k = (int)dims[D_K], layers = (int)dims[N_LAYERS];
     const int cap = (int)dims[CAPACITY];
+    if (filled < 0 || filled > cap) return -1;
+    for (int r = 0; r < rows; r++)
+        if (index[r] < 0 || index[r] >= rows) return -1;
     const size_t row_cache = (size_t)heads * cap * d_k, span = sizeof(float) * (size_t)filled * d_k;
     for (int l = 0; l < layers; l++) {
         for (int kv = 0; kv < 2; kv++) {
@@ -180,4 +184,5 @@ void ae_rows_reorder(const int64_t *dims, void *const *p, int rows, const int64_
                            span);
         }
     }
+    return 0;
 }

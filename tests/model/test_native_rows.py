@@ -57,6 +57,10 @@ def test_each_step_gives_the_fp32_logits_of_every_row_through_reorders(name, row
         assert native.position == 10
         with pytest.raises(ValueError, match="no room"):
             native.step(tokens)
+        with pytest.raises(ValueError, match="outside"):  # refused in C, not read past the caches
+            native.reorder(torch.full((rows,), rows))
+        with pytest.raises(ValueError, match="a piece outside the vocabulary"):
+            NativeRows(weights, state.cross_kv, rows, capacity=2).step(torch.full((rows,), model.cfg.vocab_size))
 
 
 @pytest.mark.parametrize("name", MODELS)
