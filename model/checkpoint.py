@@ -22,6 +22,7 @@ import torch
 from safetensors import SafetensorError, safe_open
 from safetensors.torch import load_file, save_file
 
+from model import packed_linear
 from model.config import LIMITS, ModelConfig
 from model.errors import CheckpointError, UserError
 from model.files import usual_mode, write_folder_atomic
@@ -227,6 +228,7 @@ def load_model(path: Path | str, device: str = "cpu") -> LoadedModel:
     except (SafetensorError, OSError, ValueError) as exc:
         raise CheckpointError(f"{folder / WEIGHTS} is corrupt or truncated ({exc})") from None
     model = build_model(cfg, tensors, WEIGHTS).to(device).eval()
+    packed_linear.use_native(model)  # a few rows' products through the native kernel, where it is built
     return LoadedModel(model, tokenizer, cfg, folder, device, data.get("meta", {}),
                        max_train_length=training_length(folder))
 
@@ -245,6 +247,7 @@ def load_hf_marian(folder: Path, hf: dict, device: str = "cpu") -> LoadedModel:
     tokenizer.prefix = _language_code(display_name(folder), tokenizer.vocab)
     tensors = to_state_dict(read_tensors(folder), cfg, folder)
     model = build_model(cfg, tensors, f"{folder.name}'s Marian weights").to(device).eval()
+    packed_linear.use_native(model)
     meta = {"origin": "marian", "imported_from": str(folder),
             "note": f"Hugging Face Marian model {display_name(folder)}"}
     return LoadedModel(model, tokenizer, cfg, folder, device, meta)

@@ -27,6 +27,7 @@ from torch import Tensor, nn
 from torch.utils.weak import WeakIdKeyDictionary
 
 PACKED_ROWS = 2  # the fewest rows (positions, beams, sentences) a product runs through a packed copy
+NATIVE_MAX_ROWS = 16  # the most rows a loaded model's product takes through the native kernel (see use_native)
 
 # Per weight tensor: {row range: (weight and bias versions when packed, packed weight, bias)}. The
 # versions make a copy stale once the weight is changed in place by an ordinary op; the weak keys let a
@@ -80,6 +81,52 @@ def forget(module: nn.Module) -> None:
             _PACKED.pop(p, None)
 
 
+# Weight tensors of the models given the native product (``use_native``) → the library's ``ae_product``.
+_NATIVE: WeakIdKeyDictionary = WeakIdKeyDictionary()
+
+
+def use_native(model: nn.Module) -> bool:
+    """Take ``model``'s inference products of 1 … ``NATIVE_MAX_ROWS`` rows through the native kernel
+    (model/native/rows_step.c) from now on, where its library is compiled on this machine; True if so.
+
+    Why: oneDNN's packed product is slow for a few rows. A translation's encoder and checking passes
+    (5-20 positions) are ~45 products, each weight read once from memory: 6 rows, cold, 157 µs a
+    product through oneDNN against ~45 µs through the kernel, whose loop asks for the weights ahead.
+    Greedy + capture of a 5-piece sentence: 13.4 → 11.1 ms (eight alternations, one thread). Past ~16
+    rows oneDNN's blocking wins, so larger passes and batches keep it.
+
+    Decided once, when a model is loaded: a model never changes kernels midway (the library may finish
+    compiling in the background later), so two passes over the same input still agree bit for bit. The
+    kernel sums each output in one order whatever the number of rows, so a row gets the same bits alone
+    (a search's step) as in a pass: the flat decoding step still equals the modules bit for bit."""
+    from model.native import build  # noqa: PLC0415 (stdlib only; kept out of training's imports)
+
+    lib = build.library(wait=False)
+    if lib is None:
+        return False
+    for p in model.parameters():
+        # The kernel reads rows of K floats 8 at a time, from the weight's own storage.
+        if p.dim() == 2 and p.dtype == torch.float32 and p.device.type == "cpu" and p.is_contiguous() \
+                and p.size(1) % 8 == 0:
+            _NATIVE[p] = lib.ae_product
+    return True
+
+
+def _native(product, x: Tensor, weight: Tensor, bias: Tensor | None) -> Tensor:
+    """x (…, K) Wᵀ + b through the native kernel, as (rows, K) whatever x's shape (as ``_run``)."""
+    shape = x.shape
+    rows = x.reshape(-1, shape[-1]).contiguous()
+    y = torch.empty(rows.size(0), weight.size(0), dtype=x.dtype)
+    product(rows.data_ptr(), weight.data_ptr(), None if bias is None else bias.data_ptr(), y.data_ptr(),
+            rows.size(0), weight.size(0), weight.size(1))
+    return y.view(*shape[:-1], y.size(-1))
+
+
+def _native_fits(x: Tensor) -> bool:
+    return (x.dtype == torch.float32 and x.numel() <= NATIVE_MAX_ROWS * x.size(-1)
+            and not torch.is_grad_enabled() and not torch.is_autocast_enabled("cpu"))
+
+
 def _plain(weight: Tensor, bias: Tensor | None, rows: slice | None) -> tuple[Tensor, Tensor | None]:
     if rows is None:
         return weight, bias
@@ -88,7 +135,11 @@ def _plain(weight: Tensor, bias: Tensor | None, rows: slice | None) -> tuple[Ten
 
 def linear(x: Tensor, weight: Tensor, bias: Tensor | None = None, rows: slice | None = None) -> Tensor:
     """``F.linear(x, weight[rows], bias[rows])``, through the packed copy where that is faster and exact
-    enough: no autograd, no autocast, CPU float32, at least ``PACKED_ROWS`` rows. x: (…, K) → (…, N)."""
+    enough: no autograd, no autocast, CPU float32, at least ``PACKED_ROWS`` rows. x: (…, K) → (…, N).
+    A loaded model's weights (``use_native``) take up to ``NATIVE_MAX_ROWS`` rows through the native kernel."""
+    native = _NATIVE.get(weight) if _NATIVE else None
+    if native is not None and _native_fits(x):
+        return _native(native, x, *_plain(weight, bias, rows))
     if (torch.is_grad_enabled() or x.dtype != torch.float32 or x.numel() < PACKED_ROWS * x.size(-1)
             or not _can_pack(weight) or torch.is_autocast_enabled("cpu")):
         return F.linear(x, *_plain(weight, bias, rows))
@@ -110,8 +161,11 @@ def product(weight: Tensor, bias: Tensor | None = None, rows: slice | None = Non
         return None
     packed, b = _copy(weight, bias, rows)
     w, full_b = _plain(weight, bias, rows)
+    native = _NATIVE.get(weight) if _NATIVE else None
 
     def run(x: Tensor) -> Tensor:
+        if native is not None and _native_fits(x):  # as ``linear`` takes it
+            return _native(native, x, w, full_b)
         if x.numel() < PACKED_ROWS * x.size(-1):  # one row: the plain product, as ``linear`` takes it
             return F.linear(x, w, full_b)
         return _run(x, packed, b)

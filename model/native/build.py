@@ -53,13 +53,17 @@ def _key(cc: str) -> str:
     return hashlib.sha256(text).hexdigest()[:16]
 
 
+def _target(cc: str) -> Path:
+    return cache_dir() / f"steps-{_key(cc)}.so"
+
+
 def _build() -> ctypes.CDLL | None:
     """Compile (unless cached) and load; None where there is no compiler or it fails."""
     cc = compiler()
     if cc is None:
         return None
     try:
-        target = cache_dir() / f"steps-{_key(cc)}.so"
+        target = _target(cc)
         if not target.exists():
             target.parent.mkdir(parents=True, exist_ok=True)
             fd, tmp = tempfile.mkstemp(suffix=".so", dir=target.parent)
@@ -82,6 +86,10 @@ def _build() -> ctypes.CDLL | None:
     fn.argtypes = [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_int, ctypes.c_int,
                    ctypes.c_void_p, ctypes.c_void_p]
     fn.restype = ctypes.c_int
+    fn = lib.ae_product
+    fn.argtypes = [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_int, ctypes.c_int,
+                   ctypes.c_int]
+    fn.restype = None
     fn = lib.ae_rows_reorder
     fn.argtypes = [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_int, ctypes.c_void_p, ctypes.c_int, ctypes.c_void_p]
     fn.restype = ctypes.c_int
@@ -100,15 +108,29 @@ def pending() -> bool:
         return "thread" in _state and "library" not in _state
 
 
+def _compiled() -> bool:
+    """Whether this machine's cache holds the library for these sources and this compiler (then loading
+    it takes milliseconds: no reason to do it in the background)."""
+    cc = compiler()
+    try:
+        return cc is not None and _target(cc).is_file()
+    except (OSError, subprocess.SubprocessError):
+        return False
+
+
 def library(wait: bool = True) -> ctypes.CDLL | None:
-    """The loaded library, or None: not (yet) available. ``wait=False`` starts a build in the background
-    on first call and returns None until it is done, so a translation never waits for the compiler."""
+    """The loaded library, or None: not (yet) available. ``wait=False`` loads a library already compiled
+    at once, and otherwise starts a build in the background on first call and returns None until it is
+    done, so a translation never waits for the compiler."""
     if not enabled():
         return None
     with _lock:
         if "library" in _state:
             return _state["library"]  # type: ignore[return-value]
         thread = _state.get("thread")
+        if thread is None and _compiled():
+            _state["library"] = _build()
+            return _state["library"]  # type: ignore[return-value]
         if thread is None:
             thread = threading.Thread(target=_run_build, name="native-build", daemon=True)
             _state["thread"] = thread

@@ -74,19 +74,23 @@ def test_cpu_autocast_is_left_to_autocast():
     assert y.dtype == torch.bfloat16  # packed fp32 would have ignored autocast
 
 
-def test_an_encoder_pass_packs_its_products_and_agrees_with_plain_products(tiny_model_dir, monkeypatch):
+def test_an_encoder_pass_agrees_with_plain_products_through_each_kernel(tiny_model_dir, monkeypatch):
     from model.checkpoint import load_model  # noqa: PLC0415
 
     model = load_model(tiny_model_dir).model
     src = torch.tensor([[5, 9, 7, 4, 8, 3], [6, 4, 3, 0, 0, 0]])
+    w_qkv = model.encoder[0].self_attn.w_qkv.weight
     with torch.inference_mode():
-        memory, weights = model.encode(src, need_weights=True)
-        assert model.encoder[0].self_attn.w_qkv.weight in packed_linear._PACKED
+        memory, weights = model.encode(src, need_weights=True)  # 12 rows: native where loaded with it
+        monkeypatch.setattr(packed_linear, "NATIVE_MAX_ROWS", 0)  # the packed copies alone
+        packed, packed_weights = model.encode(src, need_weights=True)
+        assert w_qkv in packed_linear._PACKED
         monkeypatch.setattr(packed_linear, "PACKED_ROWS", 10**9)  # every product plain
         plain, plain_weights = model.encode(src, need_weights=True)
-    assert torch.allclose(memory, plain, rtol=1e-5, atol=1e-5)
-    for a, b in zip(weights, plain_weights):
-        assert torch.allclose(a, b, rtol=1e-5, atol=1e-6)
+    for out, maps in ((memory, weights), (packed, packed_weights)):
+        assert torch.allclose(out, plain, rtol=1e-5, atol=1e-5)
+        for a, b in zip(maps, plain_weights):
+            assert torch.allclose(a, b, rtol=1e-5, atol=1e-6)
 
 
 def test_a_fused_optimizer_step_leaves_the_version_so_forget_drops_the_copies():
