@@ -14,6 +14,9 @@ relative. Every inference pass goes through the same copies, so two passes over 
 bit for bit, as before (an ablation that removes nothing still equals the plain translation). One row
 stays plain: there the plain product is as fast or faster, and the flat decoding step
 (model/decoding/fast_step.py) uses the same two paths, so its steps equal the modules' bit for bit.
+
+A model loaded from a folder takes a third path where the native library is compiled: its products of
+up to ``NATIVE_MAX_ROWS`` rows, one row included, go through the native fp32 kernel (``use_native``).
 """
 
 from __future__ import annotations
@@ -122,9 +125,14 @@ def _native(product, x: Tensor, weight: Tensor, bias: Tensor | None) -> Tensor:
     return y.view(*shape[:-1], y.size(-1))
 
 
-def _native_fits(x: Tensor) -> bool:
-    return (x.dtype == torch.float32 and x.numel() <= NATIVE_MAX_ROWS * x.size(-1)
-            and not torch.is_grad_enabled() and not torch.is_autocast_enabled("cpu"))
+def _native_fits(x: Tensor, weight: Tensor, bias: Tensor | None) -> bool:
+    """Whether the kernel takes this product: inference, fp32 on the CPU, few rows, and shapes that match
+    (the kernel reads what it is told to; a mismatch goes to F.linear, which says what is wrong)."""
+    return (x.dtype == torch.float32 and x.device.type == "cpu" and x.size(-1) == weight.size(1)
+            and x.numel() <= NATIVE_MAX_ROWS * x.size(-1) and not torch.is_grad_enabled()
+            and not torch.is_autocast_enabled("cpu")
+            and (bias is None or (bias.dtype == torch.float32 and bias.is_contiguous()
+                                  and bias.numel() == weight.size(0))))
 
 
 def _plain(weight: Tensor, bias: Tensor | None, rows: slice | None) -> tuple[Tensor, Tensor | None]:
@@ -138,8 +146,10 @@ def linear(x: Tensor, weight: Tensor, bias: Tensor | None = None, rows: slice | 
     enough: no autograd, no autocast, CPU float32, at least ``PACKED_ROWS`` rows. x: (…, K) → (…, N).
     A loaded model's weights (``use_native``) take up to ``NATIVE_MAX_ROWS`` rows through the native kernel."""
     native = _NATIVE.get(weight) if _NATIVE else None
-    if native is not None and _native_fits(x):
-        return _native(native, x, *_plain(weight, bias, rows))
+    if native is not None:
+        w, b = _plain(weight, bias, rows)
+        if _native_fits(x, w, b):
+            return _native(native, x, w, b)
     if (torch.is_grad_enabled() or x.dtype != torch.float32 or x.numel() < PACKED_ROWS * x.size(-1)
             or not _can_pack(weight) or torch.is_autocast_enabled("cpu")):
         return F.linear(x, *_plain(weight, bias, rows))
@@ -164,7 +174,7 @@ def product(weight: Tensor, bias: Tensor | None = None, rows: slice | None = Non
     native = _NATIVE.get(weight) if _NATIVE else None
 
     def run(x: Tensor) -> Tensor:
-        if native is not None and _native_fits(x):  # as ``linear`` takes it
+        if native is not None and _native_fits(x, w, full_b):  # as ``linear`` takes it
             return _native(native, x, w, full_b)
         if x.numel() < PACKED_ROWS * x.size(-1):  # one row: the plain product, as ``linear`` takes it
             return F.linear(x, w, full_b)

@@ -46,6 +46,8 @@ def test_a_loaded_models_few_row_products_take_the_kernel_with_each_rows_bits_fi
         many = torch.randn(NATIVE_MAX_ROWS + 1, w.size(1))  # past the limit: oneDNN's packed copy
         assert torch.allclose(linear(many, w, b), F.linear(many, w, b), rtol=1e-5, atol=1e-5)
         assert w in packed_linear._PACKED
+        with pytest.raises(RuntimeError):  # a mismatched input is PyTorch's to refuse, never read past
+            linear(torch.randn(2, w.size(1) + 8), w, b)
     # Training (autograd on) keeps PyTorch's own product, whose backward it needs.
     x.requires_grad_(True)
     assert torch.equal(linear(x, w, b), F.linear(x, w, b))
