@@ -66,6 +66,42 @@ static inline __attribute__((always_inline)) void block(const F32 *m, const floa
     }
 }
 
+/* ``block`` for 5 or 6 rows of x: two weight rows at a time (12 accumulators), so six rows (a short
+ * sentence's pass) read each weight once rather than twice as 4 + 2 rows did (the step's 45 products
+ * for 6 rows: 2.6-3.0 → 2.1-2.4 ms in a C benchmark). The same sums in the same order as ``block``. */
+#define WIDE 6
+static inline __attribute__((always_inline)) void wide_block(const F32 *m, const float *x, float *y, int R,
+                                                             int j0, int j1, int n, int k) {
+    int j = j0;
+#if defined(__AVX2__) && defined(__FMA__)
+    for (; j + 2 <= j1; j += 2) {
+        const float *w0 = m->w + (size_t)j * k, *w1 = w0 + k;
+        __m256 a0[WIDE], a1[WIDE];
+        for (int r = 0; r < R; r++) a0[r] = a1[r] = _mm256_setzero_ps();
+        for (int i = 0; i < k; i += 8) {
+            _mm_prefetch((const char *)(w0 + i + PREFETCH), _MM_HINT_T0);
+            _mm_prefetch((const char *)(w1 + i + PREFETCH), _MM_HINT_T0);
+            const __m256 v0 = _mm256_loadu_ps(w0 + i), v1 = _mm256_loadu_ps(w1 + i);
+            for (int r = 0; r < R; r++) {
+                const __m256 xr = _mm256_loadu_ps(x + (size_t)r * k + i);
+                a0[r] = _mm256_fmadd_ps(xr, v0, a0[r]);
+                a1[r] = _mm256_fmadd_ps(xr, v1, a1[r]);
+            }
+        }
+        const float *b = m->bias ? m->bias + j : NULL;
+        for (int r = 0; r < R; r++) {
+            float *yr = y + (size_t)r * n + j;
+            yr[0] = hsum8(a0[r]) + (b ? b[0] : 0.0f);
+            yr[1] = hsum8(a1[r]) + (b ? b[1] : 0.0f);
+        }
+    }
+#endif
+    for (; j < j1; j++) {
+        for (int r = 0; r < R; r++)
+            y[(size_t)r * n + j] = dot(x + (size_t)r * k, m->w + (size_t)j * k, k) + (m->bias ? m->bias[j] : 0.0f);
+    }
+}
+
 /* y (rows, n) = x (rows, k) Wᵀ + b, BLOCK rows at a time (the row count a literal, so each is unrolled).
  * Past BLOCK rows the weight is taken TILE rows at a time, every block of rows through each tile while it
  * is in cache, rather than the whole weight read from memory again per block. Each output is the same
@@ -75,15 +111,20 @@ static void product(const F32 *m, const float *x, float *y, int rows, int n, int
     const int tile = rows > BLOCK ? TILE : n;
     for (int j0 = 0; j0 < n; j0 += tile) {
         const int j1 = j0 + tile < n ? j0 + tile : n;
-        for (int r0 = 0; r0 < rows; r0 += BLOCK) {
+        for (int r0 = 0; r0 < rows;) {
             const float *xs = x + (size_t)r0 * k;
             float *ys = y + (size_t)r0 * n;
-            switch (rows - r0 < BLOCK ? rows - r0 : BLOCK) {
+            const int left = rows - r0;  /* six at a time while five or more are left, then 1-4 */
+            const int take = left >= WIDE ? WIDE : left == WIDE - 1 ? WIDE - 1 : left < BLOCK ? left : BLOCK;
+            switch (take) {
             case 1: block(m, xs, ys, 1, j0, j1, n, k); break;
             case 2: block(m, xs, ys, 2, j0, j1, n, k); break;
             case 3: block(m, xs, ys, 3, j0, j1, n, k); break;
-            default: block(m, xs, ys, 4, j0, j1, n, k); break;
+            case 4: block(m, xs, ys, 4, j0, j1, n, k); break;
+            case 5: wide_block(m, xs, ys, 5, j0, j1, n, k); break;
+            default: wide_block(m, xs, ys, 6, j0, j1, n, k); break;
             }
+            r0 += take;
         }
     }
 }
