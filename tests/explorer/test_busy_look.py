@@ -61,8 +61,9 @@ def test_opening_another_model_dims_the_old_ones_maps_at_once(qtbot, loaded, fak
     assert win.state_label.text().startswith("Loading ")  # what is happening, not just "Working…"
     with qtbot.waitSignal(win.controller.translation_ready, timeout=TIMEOUT):
         pass  # the new model translates the sentence again
-    qtbot.waitUntil(lambda: seen == [True, False], timeout=TIMEOUT)
-    assert not win.attention_panel.is_dimmed() and win.translate_panel.translation_view.isEnabled()
+    qtbot.waitUntil(lambda: not win.attention_panel.is_dimmed(), timeout=TIMEOUT)
+    # The load's end took the look away (a slow machine may show it again for the translation, after the delay).
+    assert seen[:2] == [True, False] and win.translate_panel.translation_view.isEnabled()
 
     seen.clear()
     win.open_model(fake_model.root / "not-a-model")  # refused: the current model and its maps stay
