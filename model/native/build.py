@@ -6,20 +6,22 @@ headers but the C library's. A machine without a C compiler (most Windows and ma
 compiling fails, simply drafts and searches through PyTorch as before (model/decoding/speculative.py,
 decode.py): same translations, slower. ``ATTENTION_EXPLORER_NATIVE=0`` turns the native step off.
 
-The library's name carries a hash of the source, the compiler's version and the flags, so an edited
-source or another compiler builds anew; it is written to a temporary name and renamed, so two
-processes building at once never load half a file.
+The library's name carries a hash of the sources, the compiler's version and the flags, so an edited
+source or another compiler builds anew; it is written to a part file and renamed (``_compile``).
 """
 
 from __future__ import annotations
 
+import atexit
 import ctypes
 import hashlib
 import os
+import shlex
 import shutil
 import subprocess
 import tempfile
 import threading
+import time
 from pathlib import Path
 
 HERE = Path(__file__).parent
@@ -57,6 +59,66 @@ def _target(cc: str) -> Path:
     return cache_dir() / f"steps-{_key(cc)}.so"
 
 
+PART = ".so.part"  # a compile's output until it is complete and renamed
+STALE_S = 600  # a part file this old belongs to no compile still running (one takes ~1 s, at most 120)
+
+
+def _sweep(folder: Path) -> None:
+    """Remove the part files of compiles that were killed (or, before 2026-12-06, of a daemon thread's
+    compile that died with a short process: ``tmp*.so``)."""
+    now = time.time()
+    for path in [*folder.glob(f"*{PART}"), *folder.glob("tmp*.so")]:
+        try:
+            if now - path.stat().st_mtime > STALE_S:
+                path.unlink()
+        except OSError:
+            pass  # another process swept it first
+
+
+def _compile(cc: str, target: Path) -> None:
+    """Compile the sources into ``target``: into a part file, renamed when complete, so two processes
+    building at once never load half a file.
+
+    Where there is a shell, the compile and its rename run in a process of their own session: a short-lived
+    process (the command line's ``translate`` exits in ~2 s) may end while it runs, and the library is
+    still there for the next start. Compiled in a daemon thread, it died with the process and left its
+    temporary file, so a user of the command line alone never got the native steps."""
+    target.parent.mkdir(parents=True, exist_ok=True)
+    _sweep(target.parent)
+    fd, part = tempfile.mkstemp(suffix=PART, dir=target.parent)
+    os.close(fd)
+    command = [cc, *FLAGS, "-o", part, *map(str, SOURCES), "-lm"]
+    sh = shutil.which("sh")
+    if sh is None:
+        try:
+            subprocess.run(command, check=True, capture_output=True, timeout=120)
+            os.replace(part, target)
+        finally:
+            if os.path.exists(part):
+                os.unlink(part)
+        return
+    script = f"{shlex.join(command)} && mv -f {shlex.quote(part)} {shlex.quote(str(target))}; rm -f {shlex.quote(part)}"
+    try:
+        compiling = subprocess.Popen([sh, "-c", script], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                                     start_new_session=True)
+    finally:
+        _spawned.set()  # exiting is safe from here on (``_at_exit``)
+    compiling.wait(timeout=120)
+
+
+_spawned = threading.Event()  # set once a background build has handed its compile to a process of its own
+
+
+@atexit.register
+def _at_exit() -> None:
+    """A process exiting right after starting a build waits the moment it takes to hand the compile to its
+    own process (a daemon thread dies at exit; the compile it started lives on)."""
+    with _lock:
+        building = "thread" in _state and "library" not in _state
+    if building:
+        _spawned.wait(timeout=5)
+
+
 def _build() -> ctypes.CDLL | None:
     """Compile (unless cached) and load; None where there is no compiler or it fails."""
     cc = compiler()
@@ -65,16 +127,7 @@ def _build() -> ctypes.CDLL | None:
     try:
         target = _target(cc)
         if not target.exists():
-            target.parent.mkdir(parents=True, exist_ok=True)
-            fd, tmp = tempfile.mkstemp(suffix=".so", dir=target.parent)
-            os.close(fd)
-            try:
-                subprocess.run([cc, *FLAGS, "-o", tmp, *map(str, SOURCES), "-lm"], check=True, capture_output=True,
-                               timeout=120)
-                os.replace(tmp, target)
-            finally:
-                if os.path.exists(tmp):
-                    os.unlink(tmp)
+            _compile(cc, target)
         lib = ctypes.CDLL(str(target))
     except (OSError, subprocess.SubprocessError):
         return None

@@ -120,6 +120,37 @@ def test_build_caches_the_library_and_reuses_it(tmp_path, monkeypatch):
     assert [p.stat().st_mtime_ns for p in (tmp_path / "attention-explorer" / "native").iterdir()] == [stamp]
 
 
+def test_a_process_that_exits_while_compiling_leaves_the_library_not_a_part_file(tmp_path):
+    """The command line's ``translate`` exits in ~2 s; its compile ran in a daemon thread that died with it,
+    leaving a temporary file, so the library was never built for a user of the command line alone."""
+    import os  # noqa: PLC0415
+    import subprocess  # noqa: PLC0415
+    import sys  # noqa: PLC0415
+    import time  # noqa: PLC0415
+
+    folder = tmp_path / "attention-explorer" / "native"
+    folder.mkdir(parents=True)
+    stale = [folder / "tmpdead.so", folder / "killed.so.part"]  # left by earlier killed compiles
+    for path in stale:
+        path.write_bytes(b"half")
+        os.utime(path, (time.time() - 2 * build.STALE_S,) * 2)
+    env = {**os.environ, "XDG_CACHE_HOME": str(tmp_path)}
+    # Starts the build in the background and exits at once, as a short process does (build.py alone:
+    # the package would import torch first, and the process would not exit at once).
+    code = ("import importlib.util, sys; spec = importlib.util.spec_from_file_location('build', sys.argv[1]); "
+            "b = importlib.util.module_from_spec(spec); spec.loader.exec_module(b); "
+            "assert b.library(wait=False) is None")
+    subprocess.run([sys.executable, "-c", code, build.__file__], env=env, check=True, timeout=120)
+    deadline = time.time() + 120
+    while [p.suffix for p in folder.iterdir()] != [".so"] and time.time() < deadline:
+        time.sleep(0.1)  # the compile, then its rename, in a process of their own
+    names = [p.name for p in folder.iterdir()]
+    assert len(names) == 1 and names[0].startswith("steps-") and names[0].endswith(".so"), names
+    import ctypes  # noqa: PLC0415
+
+    assert ctypes.CDLL(str(folder / names[0])).ae_rows_step  # a whole library, not a part of one
+
+
 def test_no_compiler_or_switched_off_means_no_native_step(tmp_path, monkeypatch, loaded):
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
     monkeypatch.setenv("PATH", str(tmp_path))  # no cc, gcc or clang on it
