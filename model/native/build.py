@@ -89,7 +89,8 @@ def _compile(cc: str, target: Path) -> None:
     os.close(fd)
     command = [cc, *FLAGS, "-o", part, *map(str, SOURCES), "-lm"]
     sh = shutil.which("sh")
-    if sh is None:
+    if sh is None:  # compiled here: a process exiting meanwhile leaves a part file for a later sweep
+        _spawned.set()
         try:
             subprocess.run(command, check=True, capture_output=True, timeout=120)
             os.replace(part, target)
@@ -150,7 +151,10 @@ def _build() -> ctypes.CDLL | None:
 
 
 def _run_build() -> None:
-    lib = _build()
+    try:
+        lib = _build()
+    finally:
+        _spawned.set()  # done, or failed before any hand-over: nothing for an exit to wait for
     with _lock:
         _state["library"] = lib
 
