@@ -15,88 +15,53 @@
  */
 #include "step_common.h"
 
-#define BLOCK 4 /* rows multiplied together (with 3 weight rows: 12 of the 16 vector registers) */
+#define BLOCK 4 /* rows of x multiplied together with three weight rows */
 
 typedef struct {
     const float *w;    /* (n, k) */
     const float *bias; /* (n,) or NULL */
 } F32;
 
-/* y (R, n) = x (R, k) Wᵀ + b for R ≤ BLOCK rows of x; k a multiple of 8 where AVX2 is on. Each weight row
- * is read once for all R rows, three weight rows at a time (12 accumulators; each x block loaded once for
- * three products: loads are what limits the loop otherwise).
+/* y (R, n) = x (R, k) Wᵀ + b for R rows of x, over weight rows [j0, j1), W weight rows at a time; k a
+ * multiple of 8 where AVX2 is on. Each weight row is read once for all R rows; each x block is loaded once
+ * for W products (loads are what limits the loop otherwise). W × R accumulators: 3 × 4 or 2 × 6, 12 of
+ * the 16 vector registers (W, R literals at every call, so the loops unroll into registers).
  *
  * The step's ~23 MB of weights do not stay in cache between steps (measured: ~20 GB/s from memory), and
  * the hardware prefetcher alone left the loop waiting on them: asking for the weights PREFETCH floats
- * ahead halved a beam-4 step's products (1.56-2.3 → 0.94-0.96 ms; 1,024-2,048 measured alike). */
+ * ahead halved a beam-4 step's products (1.56-2.3 → 0.94-0.96 ms; 1,024-2,048 measured alike).
+ *
+ * Every output is the same sum in the same order, whatever W and R: the vector loop's lanes then their
+ * sum (``dot`` for the rows left over adds the same way), so a row gets the same bits alone as in a pass. */
 #define PREFETCH 1536
-static inline __attribute__((always_inline)) void block(const F32 *m, const float *x, float *y, int R, int j0,
-                                                        int j1, int n, int k) {
+#define WIDE 6 /* the most rows of x a call takes (with W = 2) */
+static inline __attribute__((always_inline)) void block(const F32 *m, const float *x, float *y, int W, int R,
+                                                        int j0, int j1, int n, int k) {
     int j = j0;
 #if defined(__AVX2__) && defined(__FMA__)
-    for (; j + 3 <= j1; j += 3) {
-        const float *w0 = m->w + (size_t)j * k, *w1 = w0 + k, *w2 = w1 + k;
-        __m256 a0[BLOCK], a1[BLOCK], a2[BLOCK];
-        for (int r = 0; r < R; r++) a0[r] = a1[r] = a2[r] = _mm256_setzero_ps();
+    for (; j + W <= j1; j += W) {
+        const float *w = m->w + (size_t)j * k;
+        __m256 acc[3][WIDE];
+        for (int v = 0; v < W; v++)
+            for (int r = 0; r < R; r++) acc[v][r] = _mm256_setzero_ps();
         for (int i = 0; i < k; i += 8) {
-            /* Past the matrix's end this names memory never read: a prefetch cannot fault. */
-            _mm_prefetch((const char *)(w0 + i + PREFETCH), _MM_HINT_T0);
-            _mm_prefetch((const char *)(w1 + i + PREFETCH), _MM_HINT_T0);
-            _mm_prefetch((const char *)(w2 + i + PREFETCH), _MM_HINT_T0);
-            const __m256 v0 = _mm256_loadu_ps(w0 + i), v1 = _mm256_loadu_ps(w1 + i), v2 = _mm256_loadu_ps(w2 + i);
+            __m256 wv[3];
+            for (int v = 0; v < W; v++) {
+                /* Past the matrix's end this names memory never read: a prefetch cannot fault. */
+                _mm_prefetch((const char *)(w + (size_t)v * k + i + PREFETCH), _MM_HINT_T0);
+                wv[v] = _mm256_loadu_ps(w + (size_t)v * k + i);
+            }
             for (int r = 0; r < R; r++) {
                 const __m256 xr = _mm256_loadu_ps(x + (size_t)r * k + i);
-                a0[r] = _mm256_fmadd_ps(xr, v0, a0[r]);
-                a1[r] = _mm256_fmadd_ps(xr, v1, a1[r]);
-                a2[r] = _mm256_fmadd_ps(xr, v2, a2[r]);
+                for (int v = 0; v < W; v++) acc[v][r] = _mm256_fmadd_ps(xr, wv[v], acc[v][r]);
             }
         }
-        const float *b = m->bias ? m->bias + j : NULL;
-        for (int r = 0; r < R; r++) {
-            float *yr = y + (size_t)r * n + j;
-            yr[0] = hsum8(a0[r]) + (b ? b[0] : 0.0f);
-            yr[1] = hsum8(a1[r]) + (b ? b[1] : 0.0f);
-            yr[2] = hsum8(a2[r]) + (b ? b[2] : 0.0f);
-        }
-    }
-#endif
-    for (; j < j1; j++) { /* the last rows when the range is not a multiple of 3, or no AVX2 */
         for (int r = 0; r < R; r++)
-            y[(size_t)r * n + j] = dot(x + (size_t)r * k, m->w + (size_t)j * k, k) + (m->bias ? m->bias[j] : 0.0f);
-    }
-}
-
-/* ``block`` for 5 or 6 rows of x: two weight rows at a time (12 accumulators), so six rows (a short
- * sentence's pass) read each weight once rather than twice as 4 + 2 rows did (the step's 45 products
- * for 6 rows: 2.6-3.0 → 2.1-2.4 ms in a C benchmark). The same sums in the same order as ``block``. */
-#define WIDE 6
-static inline __attribute__((always_inline)) void wide_block(const F32 *m, const float *x, float *y, int R,
-                                                             int j0, int j1, int n, int k) {
-    int j = j0;
-#if defined(__AVX2__) && defined(__FMA__)
-    for (; j + 2 <= j1; j += 2) {
-        const float *w0 = m->w + (size_t)j * k, *w1 = w0 + k;
-        __m256 a0[WIDE], a1[WIDE];
-        for (int r = 0; r < R; r++) a0[r] = a1[r] = _mm256_setzero_ps();
-        for (int i = 0; i < k; i += 8) {
-            _mm_prefetch((const char *)(w0 + i + PREFETCH), _MM_HINT_T0);
-            _mm_prefetch((const char *)(w1 + i + PREFETCH), _MM_HINT_T0);
-            const __m256 v0 = _mm256_loadu_ps(w0 + i), v1 = _mm256_loadu_ps(w1 + i);
-            for (int r = 0; r < R; r++) {
-                const __m256 xr = _mm256_loadu_ps(x + (size_t)r * k + i);
-                a0[r] = _mm256_fmadd_ps(xr, v0, a0[r]);
-                a1[r] = _mm256_fmadd_ps(xr, v1, a1[r]);
-            }
-        }
-        const float *b = m->bias ? m->bias + j : NULL;
-        for (int r = 0; r < R; r++) {
-            float *yr = y + (size_t)r * n + j;
-            yr[0] = hsum8(a0[r]) + (b ? b[0] : 0.0f);
-            yr[1] = hsum8(a1[r]) + (b ? b[1] : 0.0f);
-        }
+            for (int v = 0; v < W; v++)
+                y[(size_t)r * n + j + v] = hsum8(acc[v][r]) + (m->bias ? m->bias[j + v] : 0.0f);
     }
 #endif
-    for (; j < j1; j++) {
+    for (; j < j1; j++) { /* the last rows when the range is not a multiple of W, or no AVX2 */
         for (int r = 0; r < R; r++)
             y[(size_t)r * n + j] = dot(x + (size_t)r * k, m->w + (size_t)j * k, k) + (m->bias ? m->bias[j] : 0.0f);
     }
@@ -117,12 +82,12 @@ static void product(const F32 *m, const float *x, float *y, int rows, int n, int
             const int left = rows - r0;  /* six at a time while five or more are left, then 1-4 */
             const int take = left >= WIDE ? WIDE : left == WIDE - 1 ? WIDE - 1 : left < BLOCK ? left : BLOCK;
             switch (take) {
-            case 1: block(m, xs, ys, 1, j0, j1, n, k); break;
-            case 2: block(m, xs, ys, 2, j0, j1, n, k); break;
-            case 3: block(m, xs, ys, 3, j0, j1, n, k); break;
-            case 4: block(m, xs, ys, 4, j0, j1, n, k); break;
-            case 5: wide_block(m, xs, ys, 5, j0, j1, n, k); break;
-            default: wide_block(m, xs, ys, 6, j0, j1, n, k); break;
+            case 1: block(m, xs, ys, 3, 1, j0, j1, n, k); break;
+            case 2: block(m, xs, ys, 3, 2, j0, j1, n, k); break;
+            case 3: block(m, xs, ys, 3, 3, j0, j1, n, k); break;
+            case 4: block(m, xs, ys, 3, 4, j0, j1, n, k); break;
+            case 5: block(m, xs, ys, 2, 5, j0, j1, n, k); break; /* six rows of x read each weight once, */
+            default: block(m, xs, ys, 2, 6, j0, j1, n, k); break; /* not twice as 4 + 2 (2.6-3.0 → 2.1-2.4 ms) */
             }
             r0 += take;
         }
