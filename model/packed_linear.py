@@ -115,12 +115,12 @@ def use_native(model: nn.Module) -> bool:
     return True
 
 
-def _native(product, x: Tensor, weight: Tensor, bias: Tensor | None) -> Tensor:
+def _native(kernel, x: Tensor, weight: Tensor, bias: Tensor | None) -> Tensor:
     """x (…, K) Wᵀ + b through the native kernel, as (rows, K) whatever x's shape (as ``_run``)."""
     shape = x.shape
     rows = x.reshape(-1, shape[-1]).contiguous()
     y = torch.empty(rows.size(0), weight.size(0), dtype=x.dtype)
-    product(rows.data_ptr(), weight.data_ptr(), None if bias is None else bias.data_ptr(), y.data_ptr(),
+    kernel(rows.data_ptr(), weight.data_ptr(), None if bias is None else bias.data_ptr(), y.data_ptr(),
             rows.size(0), weight.size(0), weight.size(1))
     return y.view(*shape[:-1], y.size(-1))
 

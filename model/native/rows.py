@@ -3,7 +3,7 @@
 ``RowWeights`` points at the model's own fp32 tensors (nothing copied: ready at once, and it follows a
 change to the weights in place). ``NativeRows`` is one beam search: ``rows`` self-attention caches, the
 cross keys and values of the model's own projection of the source (one copy, shared by every row), and
-``logits`` / ``reorder``, the two things ``decode.beam_search`` asks of a step.
+``step`` / ``reorder``, the two things ``decode.beam_search`` asks of a search's state.
 
 Unlike the draft (engine.py), this step decides the search. Its numbers are the fp32 model's with the sums
 taken in another order: logits agree with ``Transformer.decode`` to ~1e-6 (tests/model/test_native_rows.py).
@@ -21,7 +21,7 @@ import torch
 from torch import Tensor
 
 from model.native import build
-from model.native.engine import ACTIVATIONS, supports
+from model.native.engine import ACTIVATIONS, _ptr, supports
 from model.transformer import Transformer
 
 _HEAD, _PER_LAYER = 7, 22  # pointers before the layers, and per layer (rows_step.c)
@@ -30,10 +30,6 @@ _HEAD, _PER_LAYER = 7, 22  # pointers before the layers, and per layer (rows_ste
 def _view(t: Tensor | None) -> np.ndarray | None:
     """A NumPy view of an fp32 CPU tensor's storage (no copy; a copy only if it is not contiguous)."""
     return None if t is None else t.detach().contiguous().numpy()
-
-
-def _ptr(a: np.ndarray | None) -> int | None:
-    return None if a is None else a.ctypes.data
 
 
 class RowWeights:
