@@ -68,11 +68,11 @@ def test_the_metadata_says_what_the_code_and_the_shipped_models_are(tmp_path):
     assert out.returncode == 0, out.stderr[-2000:]
     dist_info = tmp_path / out.stdout.strip().splitlines()[-1]
     meta = Parser().parsestr((dist_info / "METADATA").read_text(encoding="utf-8"))
-    assert meta["License-Expression"] == "MIT AND GPL-2.0-or-later AND LicenseRef-CC-BY-2.0-FR"
+    assert meta["License-Expression"] == "MIT AND GPL-2.0-or-later AND LicenseRef-CC-BY-2.0-FR AND Apache-2.0"
     assert meta["License"] is None  # the old free-text field would contradict the expression
     files = set(meta.get_all("License-File"))
     assert files == {"LICENSE", "LICENSES/GPL-2.0-or-later.txt", "assets/models/en-de/LICENSE",
-                     "assets/models/en-zh/LICENSE"}
+                     "assets/models/en-zh/LICENSE", "assets/fonts/LICENSE"}
     for name in files:
         assert (dist_info / "licenses" / name).is_file(), name
     assert "MIT License" in (ROOT / "LICENSE").read_text(encoding="utf-8")

@@ -37,7 +37,10 @@ def clamp_scale(scale: float) -> float:
 
 
 def apply_theme(app: QApplication) -> None:
-    """Fusion, a high-contrast light palette and the app style sheet."""
+    """Fusion, a high-contrast light palette, and Chinese glyphs where the machine has none."""
+    from explorer.ui.chinese_font import ensure_chinese_glyphs
+
+    ensure_chinese_glyphs()  # before any widget measures text: boxes would fix every layout's widths
     app.setStyle("Fusion")
     pal = QPalette()
     pal.setColor(QPalette.ColorRole.Window, QColor(WINDOW))

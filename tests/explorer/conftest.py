@@ -81,6 +81,14 @@ def isolated_settings(tmp_path, monkeypatch):
 
 
 @pytest.fixture(scope="session", autouse=True)
+def chinese_glyphs(qapp):
+    """The bundled Chinese font where the machine has none, as the app's theme registers it: the layout
+    tests of the Chinese window measure real glyphs, not the empty boxes of a machine without them."""
+    from explorer.ui.chinese_font import ensure_chinese_glyphs  # noqa: PLC0415
+    return ensure_chinese_glyphs()
+
+
+@pytest.fixture(scope="session", autouse=True)
 def gui_thread_gc(qapp):
     """Garbage collection on the GUI thread only, as the app does (explorer/ui/gc_guard.py): collected on a
     worker thread, a cycle holding an earlier test's widgets crashed the suite with a segfault."""
