@@ -58,6 +58,7 @@ def test_the_wheel_installs_one_top_level_name_and_the_built_in_model(wheel):
                    "assets/models/en-de/LICENSE", "assets/models/en-zh/LICENSE",
                    "assets/icons/attention-explorer.svg", "explorer/icons/attention-explorer.svg",
                    "assets/i18n/attention_explorer_zh_CN.qm", "assets/i18n/attention_explorer_zh_CN.ts",
+                   "assets/fonts/chinese.ttf", "assets/fonts/LICENSE",
                    "model/corpus/__init__.py", "explorer/attention/heatmap.py",
                    # the native steps' sources, compiled on the user's machine (without the header: no build)
                    "model/native/draft_step.c", "model/native/rows_step.c", "model/native/step_common.h"):

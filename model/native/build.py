@@ -6,8 +6,8 @@ headers but the C library's. A machine without a C compiler (most Windows and ma
 compiling fails, simply drafts and searches through PyTorch as before (model/decoding/speculative.py,
 decode.py): same translations, slower. ``ATTENTION_EXPLORER_NATIVE=0`` turns the native step off.
 
-The library's name carries a hash of the sources, the compiler's version and the flags, so an edited
-source or another compiler builds anew; it is written to a part file and renamed (``_compile``).
+The library's name carries a hash of the sources, the compiler's version, the flags and the CPU, so an
+edited source, another compiler or another CPU builds anew; it is written to a part file and renamed (``_compile``).
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ import atexit
 import ctypes
 import hashlib
 import os
+import platform
 import shlex
 import shutil
 import subprocess
@@ -49,9 +50,22 @@ def compiler() -> str | None:
     return None
 
 
+def cpu_identity() -> str:
+    """What ``-march=native`` compiles for: the CPU's model and instruction-set flags. A library built on
+    a CPU with AVX-512 dies of SIGILL on one without, so a home folder that moves to another machine
+    (a disk image, a shared home, a cloud instance resized) must build anew, not load the old one."""
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8", errors="replace") as f:
+            lines = [ln for ln in f.read(1 << 16).splitlines() if ln.startswith(("model name", "flags"))]
+        return "\n".join(dict.fromkeys(lines))  # each line once: every core repeats them
+    except OSError:  # not Linux: the processor's name, as the platform gives it
+        return f"{platform.machine()} {platform.processor()}"
+
+
 def _key(cc: str) -> str:
     version = subprocess.run([cc, "--version"], capture_output=True, text=True, timeout=30).stdout
-    text = b"".join(f.read_bytes() for f in SOURCES + HEADERS) + version.encode() + " ".join(FLAGS).encode()
+    text = (b"".join(f.read_bytes() for f in SOURCES + HEADERS) + version.encode() + " ".join(FLAGS).encode()
+            + cpu_identity().encode())
     return hashlib.sha256(text).hexdigest()[:16]
 
 

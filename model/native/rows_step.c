@@ -38,6 +38,29 @@ typedef struct {
 static inline __attribute__((always_inline)) void block(const F32 *m, const float *x, float *y, int W, int R,
                                                         int j0, int j1, int n, int k) {
     int j = j0;
+#ifdef AE_AVX512
+    /* Where the CPU has AVX-512 and k is whole blocks of 16: the same loop a cache line at a time. */
+    for (; k % 16 == 0 && j + W <= j1; j += W) {
+        const float *w = m->w + (size_t)j * k;
+        __m512 acc[3][WIDE];
+        for (int v = 0; v < W; v++)
+            for (int r = 0; r < R; r++) acc[v][r] = _mm512_setzero_ps();
+        for (int i = 0; i < k; i += 16) {
+            __m512 wv[3];
+            for (int v = 0; v < W; v++) {
+                _mm_prefetch((const char *)(w + (size_t)v * k + i + PREFETCH), _MM_HINT_T0);
+                wv[v] = _mm512_loadu_ps(w + (size_t)v * k + i);
+            }
+            for (int r = 0; r < R; r++) {
+                const __m512 xr = _mm512_loadu_ps(x + (size_t)r * k + i);
+                for (int v = 0; v < W; v++) acc[v][r] = _mm512_fmadd_ps(xr, wv[v], acc[v][r]);
+            }
+        }
+        for (int r = 0; r < R; r++)
+            for (int v = 0; v < W; v++)
+                y[(size_t)r * n + j + v] = hsum16(acc[v][r]) + (m->bias ? m->bias[j + v] : 0.0f);
+    }
+#endif
 #if defined(__AVX2__) && defined(__FMA__)
     for (; j + W <= j1; j += W) {
         const float *w = m->w + (size_t)j * k;

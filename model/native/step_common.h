@@ -22,12 +22,28 @@ static inline float hsum8(__m256 v) {
     return _mm_cvtss_f32(s);
 }
 #endif
+#if defined(__AVX512F__) && defined(__AVX2__)
+/* Sixteen lanes: the two halves added, then as hsum8. One order for every sum of 16-lane vectors. */
+static inline float hsum16(__m512 v) {
+    const __m256 hi = _mm256_castpd_ps(_mm512_extractf64x4_pd(_mm512_castps_pd(v), 1));
+    return hsum8(_mm256_add_ps(_mm512_castps512_ps256(v), hi));
+}
+#define AE_AVX512 1
+#endif
 
-/* a · b over n floats. Vectorised where n is whole blocks of 8 (d_k of every model here): without
- * -ffast-math the compiler may not reorder a sum, so it would not vectorise this loop itself. */
+/* a · b over n floats. Vectorised where n is whole blocks of 16 (AVX-512) or 8 (d_k of every model here):
+ * without -ffast-math the compiler may not reorder a sum, so it would not vectorise this loop itself. The
+ * lanes are those of rows_step.c's ``block`` for the same n, so a product's rows agree bit for bit. */
 static inline float dot(const float *a, const float *b, int n) {
     int i = 0;
     float s = 0.0f;
+#ifdef AE_AVX512
+    if (n % 16 == 0) {
+        __m512 acc = _mm512_setzero_ps();
+        for (; i < n; i += 16) acc = _mm512_fmadd_ps(_mm512_loadu_ps(a + i), _mm512_loadu_ps(b + i), acc);
+        return hsum16(acc);
+    }
+#endif
 #if defined(__AVX2__) && defined(__FMA__)
     if (n % 8 == 0) {
         __m256 acc = _mm256_setzero_ps();

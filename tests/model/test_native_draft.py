@@ -120,6 +120,17 @@ def test_build_caches_the_library_and_reuses_it(tmp_path, monkeypatch):
     assert [p.stat().st_mtime_ns for p in (tmp_path / "attention-explorer" / "native").iterdir()] == [stamp]
 
 
+def test_another_cpu_builds_its_own_library(tmp_path, monkeypatch):
+    """-march=native: a library built where the CPU has AVX-512 dies of SIGILL on one without, so a cache
+    that moves to another machine must not be loaded there."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    cc = build.compiler()
+    here = build._target(cc)
+    assert build.cpu_identity().strip()  # something names this CPU
+    monkeypatch.setattr(build, "cpu_identity", lambda: "model name : another\nflags : fpu sse2")
+    assert build._target(cc) != here
+
+
 def test_a_process_that_exits_while_compiling_leaves_the_library_not_a_part_file(tmp_path):
     """The command line's ``translate`` exits in ~2 s; its compile ran in a daemon thread that died with it,
     leaving a temporary file, so the library was never built for a user of the command line alone."""
