@@ -1,7 +1,7 @@
 """The native steps (draft_step.c, rows_step.c), compiled once per machine into a user cache and loaded with ctypes.
 
 Why compiled here rather than shipped: the steps are only worth having when they use this CPU's vector
-instructions (``-march=native``: AVX2 on the machines measured), and the C files compile in ~1 s with no
+instructions (``-march=native``: AVX2 or AVX-512 on the machines measured), and the C files compile in ~1 s with no
 headers but the C library's. A machine without a C compiler (most Windows and macOS desktops), or where
 compiling fails, simply drafts and searches through PyTorch as before (model/decoding/speculative.py,
 decode.py): same translations, slower. ``ATTENTION_EXPLORER_NATIVE=0`` turns the native step off.
