@@ -1,13 +1,14 @@
 """The native steps (draft_step.c, rows_step.c), compiled once per machine into a user cache and loaded with ctypes.
 
 Why compiled here rather than shipped: the steps are only worth having when they use this CPU's vector
-instructions (``-march=native``: AVX2 or AVX-512 on the machines measured), and the C files compile in ~1 s with no
-headers but the C library's. A machine without a C compiler (most Windows and macOS desktops), or where
+instructions (``-march=native``: AVX2 or AVX-512 on the machines measured), and the C files compile in
+~1 s with no headers but the C library's. A machine without a C compiler (most Windows and macOS desktops), or where
 compiling fails, simply drafts and searches through PyTorch as before (model/decoding/speculative.py,
 decode.py): same translations, slower. ``ATTENTION_EXPLORER_NATIVE=0`` turns the native step off.
 
 The library's name carries a hash of the sources, the compiler's version, the flags and the CPU, so an
-edited source, another compiler or another CPU builds anew; it is written to a part file and renamed (``_compile``).
+edited source, another compiler or another CPU builds anew; it is written to a part file and renamed
+(``_compile``).
 """
 
 from __future__ import annotations

@@ -22,10 +22,11 @@ typedef struct {
     const float *bias; /* (n,) or NULL */
 } F32;
 
-/* y (R, n) = x (R, k) Wᵀ + b for R rows of x, over weight rows [j0, j1), W weight rows at a time; k a
- * multiple of 8 where AVX2 is on. Each weight row is read once for all R rows; each x block is loaded once
- * for W products (loads are what limits the loop otherwise). W × R accumulators: 3 × 4 or 2 × 6, 12 of
- * the 16 vector registers (W, R literals at every call, so the loops unroll into registers).
+/* y (R, n) = x (R, k) Wᵀ + b for R rows of x, over weight rows [j0, j1), W weight rows at a time, in
+ * vectors of 16 lanes (AVX-512) or 8 (AVX2) where k is whole blocks of them, else through ``dot``. Each
+ * weight row is read once for all R rows; each x block is loaded once for W products (loads are what
+ * limits the loop otherwise). W × R accumulators: 3 × 4 or 2 × 6, 12 of AVX2's 16 vector registers (W, R
+ * literals at every call, so the loops unroll into registers).
  *
  * The step's ~23 MB of weights do not stay in cache between steps (measured: ~20 GB/s from memory), and
  * the hardware prefetcher alone left the loop waiting on them: asking for the weights PREFETCH floats
@@ -35,54 +36,39 @@ typedef struct {
  * sum (``dot`` for the rows left over adds the same way), so a row gets the same bits alone as in a pass. */
 #define PREFETCH 1536
 #define WIDE 6 /* the most rows of x a call takes (with W = 2) */
+/* The loop at one vector width: VEC, of L lanes, and its zero, load, fused multiply-add and lane sum. */
+#define BLOCK_LOOP(VEC, L, ZERO, LOAD, FMA, HSUM)                                                           \
+    for (; k % L == 0 && j + W <= j1; j += W) {                                                             \
+        const float *w = m->w + (size_t)j * k;                                                              \
+        VEC acc[3][WIDE];                                                                                   \
+        for (int v = 0; v < W; v++)                                                                         \
+            for (int r = 0; r < R; r++) acc[v][r] = ZERO();                                                 \
+        for (int i = 0; i < k; i += L) {                                                                    \
+            VEC wv[3];                                                                                      \
+            for (int v = 0; v < W; v++) {                                                                   \
+                /* Past the matrix's end this names memory never read: a prefetch cannot fault. */          \
+                _mm_prefetch((const char *)(w + (size_t)v * k + i + PREFETCH), _MM_HINT_T0);                \
+                wv[v] = LOAD(w + (size_t)v * k + i);                                                        \
+            }                                                                                               \
+            for (int r = 0; r < R; r++) {                                                                   \
+                const VEC xr = LOAD(x + (size_t)r * k + i);                                                 \
+                for (int v = 0; v < W; v++) acc[v][r] = FMA(xr, wv[v], acc[v][r]);                          \
+            }                                                                                               \
+        }                                                                                                   \
+        for (int r = 0; r < R; r++)                                                                         \
+            for (int v = 0; v < W; v++)                                                                     \
+                y[(size_t)r * n + j + v] = HSUM(acc[v][r]) + (m->bias ? m->bias[j + v] : 0.0f);             \
+    }
+
 static inline __attribute__((always_inline)) void block(const F32 *m, const float *x, float *y, int W, int R,
                                                         int j0, int j1, int n, int k) {
     int j = j0;
 #ifdef AE_AVX512
-    /* Where the CPU has AVX-512 and k is whole blocks of 16: the same loop a cache line at a time. */
-    for (; k % 16 == 0 && j + W <= j1; j += W) {
-        const float *w = m->w + (size_t)j * k;
-        __m512 acc[3][WIDE];
-        for (int v = 0; v < W; v++)
-            for (int r = 0; r < R; r++) acc[v][r] = _mm512_setzero_ps();
-        for (int i = 0; i < k; i += 16) {
-            __m512 wv[3];
-            for (int v = 0; v < W; v++) {
-                _mm_prefetch((const char *)(w + (size_t)v * k + i + PREFETCH), _MM_HINT_T0);
-                wv[v] = _mm512_loadu_ps(w + (size_t)v * k + i);
-            }
-            for (int r = 0; r < R; r++) {
-                const __m512 xr = _mm512_loadu_ps(x + (size_t)r * k + i);
-                for (int v = 0; v < W; v++) acc[v][r] = _mm512_fmadd_ps(xr, wv[v], acc[v][r]);
-            }
-        }
-        for (int r = 0; r < R; r++)
-            for (int v = 0; v < W; v++)
-                y[(size_t)r * n + j + v] = hsum16(acc[v][r]) + (m->bias ? m->bias[j + v] : 0.0f);
-    }
+    /* Where the CPU has AVX-512 and k is whole blocks of 16: a cache line of each weight row at a time. */
+    BLOCK_LOOP(__m512, 16, _mm512_setzero_ps, _mm512_loadu_ps, _mm512_fmadd_ps, hsum16)
 #endif
 #if defined(__AVX2__) && defined(__FMA__)
-    for (; j + W <= j1; j += W) {
-        const float *w = m->w + (size_t)j * k;
-        __m256 acc[3][WIDE];
-        for (int v = 0; v < W; v++)
-            for (int r = 0; r < R; r++) acc[v][r] = _mm256_setzero_ps();
-        for (int i = 0; i < k; i += 8) {
-            __m256 wv[3];
-            for (int v = 0; v < W; v++) {
-                /* Past the matrix's end this names memory never read: a prefetch cannot fault. */
-                _mm_prefetch((const char *)(w + (size_t)v * k + i + PREFETCH), _MM_HINT_T0);
-                wv[v] = _mm256_loadu_ps(w + (size_t)v * k + i);
-            }
-            for (int r = 0; r < R; r++) {
-                const __m256 xr = _mm256_loadu_ps(x + (size_t)r * k + i);
-                for (int v = 0; v < W; v++) acc[v][r] = _mm256_fmadd_ps(xr, wv[v], acc[v][r]);
-            }
-        }
-        for (int r = 0; r < R; r++)
-            for (int v = 0; v < W; v++)
-                y[(size_t)r * n + j + v] = hsum8(acc[v][r]) + (m->bias ? m->bias[j + v] : 0.0f);
-    }
+    BLOCK_LOOP(__m256, 8, _mm256_setzero_ps, _mm256_loadu_ps, _mm256_fmadd_ps, hsum8)
 #endif
     for (; j < j1; j++) { /* the last rows when the range is not a multiple of W, or no AVX2 */
         for (int r = 0; r < R; r++)
