@@ -108,7 +108,8 @@ def use_native(model: nn.Module) -> bool:
     if lib is None:
         return False
     for p in model.parameters():
-        # The kernel reads rows of K floats 8 at a time, from the weight's own storage.
+        # From the weight's own storage; K in whole blocks of 8, which the kernel's vector loops take (16
+        # lanes at a time where AVX-512 and K allow); any other K stays with oneDNN.
         if p.dim() == 2 and p.dtype == torch.float32 and p.device.type == "cpu" and p.is_contiguous() \
                 and p.size(1) % 8 == 0:
             _NATIVE[p] = lib.ae_product
