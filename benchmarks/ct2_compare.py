@@ -36,7 +36,9 @@ def run(rounds: int = 7, sentences: int = 1000, log=print) -> dict:
     from model.analysis.held_out import load_pairs
     from model.builtin import default_model_dir
     from model.checkpoint import load_model
-    from model.decoding.decode import decode_batches, eval_threads, translate, translate_many
+    from model.decoding.batches import decode_batches, translate_many
+    from model.decoding.decode import translate
+    from model.decoding.threads import eval_threads
     loaded = load_model(default_model_dir())
     eos = loaded.config.eos_id
     texts, _ = load_pairs(loaded.path, limit=sentences, need_ref=False)

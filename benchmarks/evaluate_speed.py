@@ -14,7 +14,7 @@ from pathlib import Path
 
 def run(loaded, folder: Path, quick: bool = False, log=print) -> dict:
     from model.card.scores import score
-    from model.decoding.decode import eval_threads
+    from model.decoding.threads import eval_threads
     src_path, ref_path = folder / "heldout" / "test.en", folder / "heldout" / "test.de"
     if not (src_path.is_file() and ref_path.is_file()):
         log("evaluate: no heldout/test.{en,de} beside the model; skipped")

@@ -28,7 +28,8 @@ def run(model: str | None = None, sentences: int = 200, before: int = 8, log=pri
     from model.builtin import default_model_dir
     from model.checkpoint import load_model
     from model.decoding.ablation import head_masks
-    from model.decoding.decode import eval_threads, translate_many
+    from model.decoding.batches import translate_many
+    from model.decoding.threads import eval_threads
     from model.records import KINDS
     loaded = load_model(model or default_model_dir())
     cfg = loaded.config

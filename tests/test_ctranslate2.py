@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from model.checkpoint import load_model
-from model.decoding.decode import decode_batches
+from model.decoding.batches import decode_batches
 
 ctranslate2 = pytest.importorskip("ctranslate2")
 

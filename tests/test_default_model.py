@@ -63,7 +63,7 @@ def test_translates_everyday_sentences_on_cpu():
 def test_bleu_floor_on_heldout_tatoeba_pairs():
     import sacrebleu
 
-    from model.decoding.decode import translate_many
+    from model.decoding.batches import translate_many
     src = (ASSET / "heldout" / "test.en").read_text(encoding="utf-8").splitlines()[:100]
     ref = (ASSET / "heldout" / "test.de").read_text(encoding="utf-8").splitlines()[:100]
     loaded = load_model(ASSET)

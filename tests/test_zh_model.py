@@ -74,7 +74,7 @@ def test_cross_attention_is_not_uniform():
 def test_bleu_floor_on_100_heldout_pairs_with_the_zh_tokenizer():
     import sacrebleu
 
-    from model.decoding.decode import translate_many
+    from model.decoding.batches import translate_many
     src = (ASSET / "heldout" / "test.en").read_text(encoding="utf-8").splitlines()[:100]
     ref = (ASSET / "heldout" / "test.zh").read_text(encoding="utf-8").splitlines()[:100]
     assert bleu_tokenizer(references=ref) == "zh"

@@ -9,7 +9,7 @@ repeated once per ablation in the group and every row carries its own head mask 
 Exactness. Each ablation sees exactly the sentence batches of ``translate_many`` (one batching,
 ``sentence_batches``), with the same padding and output bound, and every row is computed on its own:
 the hypotheses are those of the one-at-a-time path. Rows that have ended leave the batch
-(``decode.greedy``): out of hundreds of rows a few (an ablation that broke the model) often run to the
+(``search.greedy``): out of hundreds of rows a few (an ablation that broke the model) often run to the
 output bound, and carried along, the finished rows made a group slower than its ablations one at a time.
 An ablation that keeps every encoder head has the full model's encoder output, so groups of decoder and
 cross ablations share one encoder pass per sentence batch (computed once for the whole run) rather than
@@ -22,7 +22,9 @@ import torch
 from torch import Tensor
 
 from model.decoding.ablation import Head
-from model.decoding.decode import greedy, intra_op_threads, sentence_batches
+from model.decoding.batches import sentence_batches
+from model.decoding.search import greedy
+from model.decoding.threads import intra_op_threads
 
 ROWS = 512  # decoder rows per step: 8 ablations of a 64-sentence batch (measured: more rows gain little)
 BATCH = 64  # sentences per batch: translate_many's greedy batch, so the hypotheses are the same

@@ -17,7 +17,8 @@ import torch
 import torch.nn.functional as F
 
 from model.analysis.held_out import check
-from model.decoding.decode import MAX_SOURCE_PIECES, intra_op_threads
+from model.decoding.decode import MAX_SOURCE_PIECES
+from model.decoding.threads import intra_op_threads
 from model.errors import UserError
 from model.records import KINDS
 from model.records.research import GradientImportance, format_head

@@ -21,7 +21,7 @@ from model.analysis.batched_ablation import decode_ablations
 from model.analysis.held_out import check
 from model.checkpoint import WEIGHTS, LoadedModel
 from model.decoding.ablation import Head
-from model.decoding.decode import eval_threads
+from model.decoding.threads import eval_threads
 from model.errors import UserError
 from model.files import write_atomic
 from model.languages import bleu_tokenizer

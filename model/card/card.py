@@ -33,7 +33,8 @@ from model.card.paragraphs import (
 from model.card.scores import PAPER_ALPHA, Score, baseline_key, floors, measure
 from model.checkpoint import load_model
 from model.corpus.lines import read_lines
-from model.decoding.decode import eval_threads, translate_many
+from model.decoding.batches import translate_many
+from model.decoding.threads import eval_threads
 from model.files import write_atomic
 
 __all__ = ["PAPER_ALPHA", "Score", "data_paragraph", "main", "render", "run_history"]

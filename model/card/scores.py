@@ -12,7 +12,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from model.checkpoint import LoadedModel, load_model
-from model.decoding.decode import eval_threads, translate_many
+from model.decoding.batches import translate_many
+from model.decoding.threads import eval_threads
 from model.languages import bleu_tokenizer
 
 PAPER_ALPHA = 0.6  # the length penalty of the paper's section 6.1

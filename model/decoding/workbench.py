@@ -16,9 +16,11 @@ import torch
 from model.checkpoint import LoadedModel
 from model.decoding.ablation import head_masks, removed_of
 from model.decoding.beam import Beam, length_penalty
-from model.decoding.decode import DECODE_THREADS, capture, encode_source, intra_op_threads, step_logprobs, translate
+from model.decoding.decode import capture, encode_source, translate
 from model.decoding.fast_step import StepRunner
 from model.decoding.loops import find_loop
+from model.decoding.search import step_logprobs
+from model.decoding.threads import DECODE_THREADS, intra_op_threads
 from model.records import AttentionMaps, Translation
 from model.records.workbench import BeamHypotheses, Comparison, Hypothesis
 from model.transformer import DecoderState
@@ -43,7 +45,7 @@ def force_decode(loaded: LoadedModel, src_ids: list[int], generated: list[int],
 @torch.inference_mode()
 def final_beam(loaded: LoadedModel, text: str, beam_size: int, alpha: float = 0.6,
                masks: dict[str, torch.Tensor] | None = None) -> BeamHypotheses:
-    """Every hypothesis the beam search of ``decode.beam_search`` ends with, best first, with its maps.
+    """Every hypothesis the beam search of ``search.beam_search`` ends with, best first, with its maps.
 
     The search is the same (``Beam``, the same steps and cache); only its finished list is kept whole
     instead of being reduced to the best. When fewer than k finished before the length limit, the live

@@ -3,7 +3,7 @@
 ``RowWeights`` points at the model's own fp32 tensors (nothing copied: ready at once, and it follows a
 change to the weights in place). ``NativeRows`` is one beam search: ``rows`` self-attention caches, the
 cross keys and values of the model's own projection of the source (one copy, shared by every row), and
-``step`` / ``reorder``, the two things ``decode.beam_search`` asks of a search's state.
+``step`` / ``reorder``, the two things ``search.beam_search`` asks of a search's state.
 
 Unlike the draft (engine.py), this step decides the search. Its numbers are the fp32 model's with the sums
 taken in another order: logits agree with ``Transformer.decode`` to ~1e-6 (tests/model/test_native_rows.py).

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from model.analysis.held_out import Cancelled
-from model.decoding.decode import decode_batches
+from model.decoding.batches import decode_batches
 from model.decoding.loops import guard, max_output_length
 from model.decoding.steps import mean_logprobs
 from model.languages import script_language
@@ -56,7 +56,7 @@ def translate_text(loaded, text: str, beam_size: int = 4, alpha: float = 0.6, sr
                    threads: int | None = None, head_masks=None, confidence: bool = True) -> TextTranslation:
     """Translate every sentence of ``text`` (any number of lines and paragraphs). ``src_lang`` None: Chinese
     or Japanese when the text is mostly written in their script, English otherwise (how it is split).
-    ``head_masks``: heads removed, as for ``decode.greedy``. ``confidence``: also each sentence's mean
+    ``head_masks``: heads removed, as for ``search.greedy``. ``confidence``: also each sentence's mean
     log-probability (one teacher-forced pass per batch)."""
     shape = layout(text, src_lang or script_language([text]) or "en")
     model, tok = loaded.model, loaded.tokenizer

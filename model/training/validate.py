@@ -7,7 +7,8 @@ import torch.nn.functional as F
 
 from model.checkpoint import LoadedModel
 from model.config import TrainConfig
-from model.decoding.decode import translate, translate_many
+from model.decoding.batches import translate_many
+from model.decoding.decode import translate
 from model.errors import UserError
 from model.languages import bleu_tokenizer
 from model.records import Translation

@@ -6,7 +6,9 @@ import torch
 
 from model.checkpoint import load_model
 from model.config import EOS_ID
-from model.decoding.decode import beam_search, beam_search_batch, eval_threads, translate_many
+from model.decoding.batches import beam_search_batch, translate_many
+from model.decoding.search import beam_search
+from model.decoding.threads import eval_threads
 
 SENTENCES = ["1 2 3", "4 5 6 7 8 9", "9", "3 1 4 1 5 9 2 6", "2 7 1 8 2 8", "5 5 5 5"]
 

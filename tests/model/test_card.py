@@ -12,7 +12,7 @@ import model.card.card
 from model.card.card import Score, data_paragraph, main, render, run_history
 from model.card.paragraphs import stage_commands
 from model.checkpoint import load_model
-from model.decoding.decode import translate_many
+from model.decoding.batches import translate_many
 from model.training.tasks import make_task
 from tests.conftest import train_tiny
 

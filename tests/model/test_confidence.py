@@ -46,7 +46,7 @@ def test_a_files_sentence_scores_equal_each_sentences_own(tiny_model_dir):
     import torch
 
     from model.checkpoint import load_model
-    from model.decoding.decode import decode_batches
+    from model.decoding.batches import decode_batches
     from model.decoding.steps import mean_logprobs, step_probabilities
     from model.paragraphs.translate_text import translate_text
     loaded = load_model(tiny_model_dir)

@@ -5,7 +5,8 @@ import torch
 from model.checkpoint import load_model
 from model.config import BOS_ID
 from model.decoding.beam import Beam
-from model.decoding.decode import beam_search, greedy, translate
+from model.decoding.decode import translate
+from model.decoding.search import beam_search, greedy
 from model.errors import UserError
 
 
@@ -70,7 +71,7 @@ def test_rows_that_have_ended_leave_the_batch(loaded, monkeypatch, use_cache):
     The tiny model's own endings vary with how its few seconds of training went (on some workers every
     row ran to the bound), so each sentence's </s> is set to come at a step of its own: the model's
     logits, with </s> made certain at that step and impossible before it (never for the last sentence)."""
-    from model.decoding import decode
+    from model.decoding import search
 
     texts = ["9 2", "9 2 6", "3 1 4 1 5", "2 7 1 8 2 8 1 8 2 8"]
     srcs = [_src(loaded, t)[0] for t in texts]
@@ -79,7 +80,7 @@ def test_rows_that_have_ended_leave_the_batch(loaded, monkeypatch, use_cache):
     batch = torch.zeros(len(srcs), max(len(s) for s in srcs), dtype=torch.long)
     for i, s in enumerate(srcs):
         batch[i, : len(s)] = s
-    rows, step = [], decode._step_logits
+    rows, step = [], search._step_logits
 
     def ending(model, memory, src, seqs, *args, **kwargs):
         assert memory.size(0) == src.size(0) == seqs.size(0)
@@ -93,9 +94,9 @@ def test_rows_that_have_ended_leave_the_batch(loaded, monkeypatch, use_cache):
         rows.append(args[3].size(0))
         return ending(*args, **kwargs)
 
-    monkeypatch.setattr(decode, "_step_logits", counted)
+    monkeypatch.setattr(search, "_step_logits", counted)
     together = greedy(loaded.model, batch, 40, use_cache=use_cache)
-    monkeypatch.setattr(decode, "_step_logits", ending)
+    monkeypatch.setattr(search, "_step_logits", ending)
     alone = [greedy(loaded.model, s[None], 40, use_cache=use_cache)[0] for s in srcs]
     assert together == alone
     assert [len(ids) for ids in alone] == [3, 5, 8, 40] and [ids[-1] for ids in alone[:3]] == [eos] * 3

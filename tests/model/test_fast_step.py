@@ -16,7 +16,7 @@ import torch
 from model import packed_linear
 from model.checkpoint import load_model
 from model.config import ModelConfig
-from model.decoding import decode, fast_step, int8
+from model.decoding import decode, fast_step, int8, search
 from model.decoding.fast_step import StepRunner
 from model.transformer import DecoderState, Transformer
 
@@ -100,9 +100,9 @@ def test_translations_and_maps_are_those_of_the_module_path(loaded, monkeypatch)
         assert a.target_pieces == b.target_pieces and abs(a.score - b.score) < 1e-5
         for kind in ("encoder_self", "decoder_self", "cross"):
             assert np.array_equal(getattr(a.attention, kind), getattr(b.attention, kind))
-    batch = decode.greedy(loaded.model, torch.tensor([[5, 9, 7, 3], [6, 3, 0, 0]]), 12)
+    batch = search.greedy(loaded.model, torch.tensor([[5, 9, 7, 3], [6, 3, 0, 0]]), 12)
     monkeypatch.undo()
-    assert decode.greedy(loaded.model, torch.tensor([[5, 9, 7, 3], [6, 3, 0, 0]]), 12) == batch
+    assert search.greedy(loaded.model, torch.tensor([[5, 9, 7, 3], [6, 3, 0, 0]]), 12) == batch
 
 
 def test_head_masks_act_as_in_the_modules_and_ones_change_no_bit(loaded):

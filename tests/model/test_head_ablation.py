@@ -13,7 +13,9 @@ import torch
 from model.checkpoint import load_model
 from model.cli.commands import main
 from model.decoding.ablation import head_masks, parse_heads, removed_of
-from model.decoding.decode import beam_search, greedy, translate, translate_many
+from model.decoding.batches import translate_many
+from model.decoding.decode import translate
+from model.decoding.search import beam_search, greedy
 from model.errors import UserError
 from model.records.research import format_head
 

@@ -12,7 +12,7 @@ from model.analysis.importance import head_importance
 from model.checkpoint import load_model
 from model.cli.commands import main
 from model.decoding.ablation import parse_heads
-from model.decoding.decode import translate_many
+from model.decoding.batches import translate_many
 from tests.model.test_head_ablation import zeroed_by_hand
 
 SRC = ["3 1 4 1 5", "9 2 6", "2 7 1 8 2", "5 3 5 8"]

@@ -7,9 +7,11 @@ import torch
 from model.checkpoint import load_model
 from model.config import BOS_ID, preset
 from model.decoding import int8
-from model.decoding.decode import DECODE_THREADS, capture, greedy, intra_op_threads, translate
+from model.decoding.decode import capture, translate
+from model.decoding.search import greedy
 from model.decoding.speculative import checked_greedy
 from model.decoding.steps import step_probabilities
+from model.decoding.threads import DECODE_THREADS, intra_op_threads
 from model.transformer import DecoderState, Transformer
 
 pytestmark = pytest.mark.skipif(not int8.available(), reason="this PyTorch has no int8 CPU kernels")

@@ -18,7 +18,8 @@ import torch
 
 from model.checkpoint import load_model
 from model.config import TrainConfig, preset
-from model.decoding.decode import translate, translate_many
+from model.decoding.batches import translate_many
+from model.decoding.decode import translate
 from model.training.average import average_into
 from model.training.run import run_training
 from model.training.tasks import DEMO_SETTINGS, make_task

@@ -86,7 +86,8 @@ def test_tokenizer_ids_are_vocab_json_ones_as_in_transformers(marian, hf_tok):
 
 def test_greedy_output_equals_generate(marian, hf_tok):
     from model.checkpoint import load_model
-    from model.decoding.decode import greedy, translate
+    from model.decoding.decode import translate
+    from model.decoding.search import greedy
     hf, st, _ = marian
     loaded = load_model(st)
     pad, eos = loaded.config.pad_id, loaded.config.eos_id

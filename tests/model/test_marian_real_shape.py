@@ -122,7 +122,7 @@ def test_teacher_forced_logits_equal_transformers(real_shape, loaded):
 
 
 def test_greedy_equals_generate(real_shape, loaded):
-    from model.decoding.decode import greedy
+    from model.decoding.search import greedy
     hf, _, hf_tok = real_shape
     outputs = set()
     for text in SENTENCES[:3]:

@@ -100,7 +100,8 @@ def test_logits_equal_transformers(loaded, hf_tok, marian_separate):
 
 
 def test_greedy_equals_generate_and_attention_equals_output_attentions(loaded, hf_tok, marian_separate):
-    from model.decoding.decode import greedy, translate
+    from model.decoding.decode import translate
+    from model.decoding.search import greedy
     hf = marian_separate[0]
     pad, eos = loaded.config.pad_id, loaded.config.eos_id
     worst = 0.0

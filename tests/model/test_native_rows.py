@@ -13,7 +13,7 @@ import pytest
 import torch
 
 from model.checkpoint import load_model
-from model.decoding import decode
+from model.decoding import decode, search
 from model.native import build
 from model.native.rows import NativeRows, RowWeights
 from model.transformer import DecoderState, Transformer
@@ -70,8 +70,8 @@ def test_beam_search_through_it_is_the_pytorch_beam_search(name):
     for seed in range(6):
         src = torch.randint(4, 61, (1, 3 + seed), generator=torch.Generator().manual_seed(seed))
         for k in (2, 4, 5):
-            ref_ids, ref_score = decode.beam_search(model, src, k, max_len=12)
-            ids, score = decode.beam_search(model, src, k, max_len=12, native=weights)
+            ref_ids, ref_score = search.beam_search(model, src, k, max_len=12)
+            ids, score = search.beam_search(model, src, k, max_len=12, native=weights)
             assert ids == ref_ids
             assert score == pytest.approx(ref_score, rel=1e-5)
 
@@ -135,8 +135,8 @@ def test_the_built_in_models_beam_search_and_translate_are_pytorchs(monkeypatch)
     for text in texts:
         src = torch.tensor([decode.encode_source(loaded, text)])
         max_len = src.size(1) + 50
-        ref_ids, ref_score = decode.beam_search(loaded.model, src, 4, max_len)
-        ids, score = decode.beam_search(loaded.model, src, 4, max_len, native=weights)
+        ref_ids, ref_score = search.beam_search(loaded.model, src, 4, max_len)
+        ids, score = search.beam_search(loaded.model, src, 4, max_len, native=weights)
         assert ids == ref_ids
         assert score == pytest.approx(ref_score, rel=1e-5)
     # The window's translate takes the native step, and its maps stay the modules' own, bit for bit.
@@ -145,7 +145,7 @@ def test_the_built_in_models_beam_search_and_translate_are_pytorchs(monkeypatch)
     tr = decode.translate(loaded, texts[0], beam_size=4)
     assert steps
     src = torch.tensor([decode.encode_source(loaded, texts[0])])
-    ref_ids, ref_score = decode.beam_search(loaded.model, src, 4, src.size(1) + 50)
+    ref_ids, ref_score = search.beam_search(loaded.model, src, 4, src.size(1) + 50)
     assert list(tr.target_pieces) == loaded.tokenizer.pieces([i for i in ref_ids if i != loaded.config.eos_id])
     assert tr.score == pytest.approx(ref_score, rel=1e-5)
     enc, dec, cross = decode.capture(loaded.model, src, ref_ids)
