@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 from PySide6.QtCore import QEvent, Qt, Signal
-from PySide6.QtGui import QFont, QFontDatabase, QFontMetrics
+from PySide6.QtGui import QFont, QFontDatabase, QFontMetrics, QFontMetricsF
 from PySide6.QtWidgets import (
     QButtonGroup,
     QCheckBox,
@@ -27,6 +27,7 @@ from PySide6.QtWidgets import (
 
 from explorer.attention.text_fit import wrapped_height
 from explorer.attention.tokens import display_piece
+from explorer.ui.chinese_font import with_chinese
 from explorer.ui.flow_layout import FlowLayout
 from explorer.ui.i18n import again, tr
 from explorer.ui.style import bold_font
@@ -183,8 +184,18 @@ class FormulaView(QWidget):
         super().changeEvent(event)
 
     def _apply_number_font(self) -> None:
-        mono = QFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
-        mono.setPointSizeF(max(1.0, self.font().pointSizeF() * MONO_FACTOR))
+        size = max(1.0, self.font().pointSizeF() * MONO_FACTOR)
+        mono = with_chinese(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
+        mono.setPointSizeF(size)
+        # Fixed-width faces differ in line spacing: at one size Noto Sans Mono's line is 17 % taller than
+        # DejaVu Sans Mono's, and on a machine whose "monospace" is Noto the numbers' lines took 12 px from
+        # the head map under the dock at 1024 × 768. So the numbers get the line height of the app font at
+        # that size (DejaVu's, as it happens), whichever face draws them.
+        plain = QFont(self.font())
+        plain.setPointSizeF(size)
+        ratio = QFontMetricsF(plain).height() / QFontMetricsF(mono).height()
+        if ratio < 1.0:
+            mono.setPointSizeF(max(1.0, size * ratio))
         for label in self.numbers.values():
             label.setFont(mono)
 

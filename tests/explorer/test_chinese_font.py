@@ -1,11 +1,12 @@
-"""Chinese glyphs on a machine without any: the bundled font covers every character the app shows, the
-theme registers it only where no installed font covers Chinese, and then Chinese text draws real glyphs."""
+"""Chinese glyphs from the bundled font on every machine: it covers every character the app shows, the theme
+registers it and names it after the desktop's family, Chinese text is drawn from it (beside an installed
+Chinese font too) while Latin keeps the desktop's face, and its glyphs are real."""
 
 from __future__ import annotations
 
 import pytest
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QColor, QFont, QFontDatabase, QImage, QPainter, QRawFont
+from PySide6.QtGui import QColor, QFont, QFontDatabase, QFontInfo, QImage, QPainter, QRawFont, QTextLayout
 
 from explorer.ui import chinese_font, style
 from tools.make_cjk_font import app_characters, gb2312
@@ -59,21 +60,54 @@ def test_the_font_says_it_serves_simplified_chinese(qapp):
     assert QFontDatabase.WritingSystem.SimplifiedChinese in QFontDatabase.writingSystems(family)
 
 
-def test_an_installed_chinese_font_is_left_in_charge(qapp, fresh, monkeypatch):
-    monkeypatch.setattr(chinese_font, "installed_chinese_families", lambda: ["Noto Sans CJK SC"])
-    assert chinese_font.ensure_chinese_glyphs() is None
-    assert fresh == []
+def _runs(text: str, font: QFont) -> list[tuple[str, str]]:
+    """(family, characters) of each glyph run Qt lays ``text`` out in with ``font``."""
+    layout = QTextLayout(text, font)
+    layout.beginLayout()
+    layout.createLine()
+    layout.endLayout()
+    out = []
+    for run in layout.glyphRuns():
+        raw = run.rawFont()
+        chars = "".join(c for c in text if raw.supportsCharacter(ord(c)) and c != " ")
+        out.append((raw.familyName().lower(), chars))
+    return out
 
 
-def test_without_one_the_theme_registers_the_bundled_font_once_and_it_draws_glyphs(
-        qapp, fresh, monkeypatch, restore_app_look):
-    monkeypatch.setattr(chinese_font, "installed_chinese_families", lambda: [])
+def test_the_theme_registers_the_bundled_font_once_and_chinese_is_drawn_from_it(
+        qapp, fresh, restore_app_look):
+    """Whatever the machine has: on one with Droid Sans Fallback (pulled in by imagemagick) a Chinese line
+    was 17 px high against the bundled font's 15.2, and the 1024 × 768 layouts measured other lines."""
+    plain = QFont(qapp.font())
+    plain.setFamilies(qapp.font().families()[:1])  # the desktop's font alone, as before the theme
+    qapp.setFont(plain)
+    desktop = QFontInfo(plain).family()
     style.apply_theme(qapp)  # what the app does at start, before any window exists
     style.apply_theme(qapp)
-    assert fresh == [str(chinese_font.FONT_FILE)]
-    family = chinese_font._registered[0]
-    assert family == "WenQuanYi Micro Hei"
-    assert chinese_font.ensure_chinese_glyphs() == family
+    assert fresh == [str(chinese_font.FONT_FILE)]  # registered once
+    family = chinese_font.ensure_chinese_glyphs()
+    assert family == "WenQuanYi Micro Hei" and qapp.font().families() == [desktop, family]
+    # The window's fonts are copies of the application's. Where a system font covers Chinese too (Droid
+    # Sans Fallback on the machine this was found on), Qt would otherwise take Chinese from it.
+    for font in (QFont(qapp.font()), style.scaled_font(1.7, bold=True)):
+        runs = dict(_runs("注意力 Attention", font))
+        assert set(runs.get(family.lower(), "")) >= set("注意力"), runs
+        assert runs.get(desktop.lower(), "").startswith("Attention"), runs  # Latin keeps the desktop's face
+
+
+def test_a_fixed_width_font_keeps_its_face_and_takes_chinese_from_the_bundled_font(qapp, chinese_glyphs):
+    mono = QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont)
+    face = QFontInfo(mono).family()
+    both = chinese_font.with_chinese(mono)
+    assert both is not mono and both.families() == [face, chinese_glyphs]
+    assert QFontInfo(both).family() == face  # an alias such as "monospace" resolved first, not lost
+    families = [f for f, _ in _runs("0.25 权重", both)]
+    assert families[0] in (face.lower(), chinese_glyphs.lower()) and set(families) == {face.lower(),
+                                                                                       chinese_glyphs.lower()}
+
+
+def test_the_bundled_font_draws_real_distinct_glyphs(qapp, chinese_glyphs):
+    family = chinese_glyphs
     # Real glyphs: each character's ink differs from the others' and from the box of a missing glyph.
     missing = _ink("\ue000", family)
     inks = [_ink(c, family) for c in "我爱苹果注意力"]

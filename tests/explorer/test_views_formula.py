@@ -89,6 +89,30 @@ def test_clicking_a_cell_fills_the_panel_with_the_modules_numbers(qtbot, wired):
     np.testing.assert_allclose(view.row().weights, maps.cross[0, 0, 2], atol=1e-6)
 
 
+def test_the_numbers_take_the_app_fonts_line_height_whatever_fixed_width_face_draws_them(qtbot, monkeypatch):
+    """On a machine whose "monospace" is Noto Sans Mono (17 % taller lines than DejaVu Sans Mono's at one
+    size) the numbers' lines took 12 px from the head map under the dock at 1024 × 768."""
+    from PySide6.QtGui import QFont, QFontMetricsF  # noqa: PLC0415
+
+    from explorer.lecture import formula_view  # noqa: PLC0415
+
+    view = FormulaView()
+    qtbot.addWidget(view)
+    plain = QFont(view.font())
+    plain.setPointSizeF(view.font().pointSizeF() * formula_view.MONO_FACTOR)
+    line = QFontMetricsF(plain).height()
+    tall = QFont(plain)  # a fixed-width face with roomy lines: the app font itself at 1.4× stands in for it
+    tall.setPointSizeF(plain.pointSizeF() * 1.4)
+    monkeypatch.setattr(formula_view.QFontDatabase, "systemFont", lambda which: QFont(tall))
+    view._apply_number_font()
+    number_font = view.numbers["q"].font()
+    assert QFontMetricsF(number_font).height() <= line + 1.0  # shrunk to the app font's lines
+    assert number_font.pointSizeF() < tall.pointSizeF() * 0.8
+    monkeypatch.undo()
+    view._apply_number_font()  # the machine's own face: never larger than the app font's lines either
+    assert QFontMetricsF(view.numbers["q"].font()).height() <= line + 1.0
+
+
 def test_dock_asks_for_vectors_only_while_open(qtbot, fake_model, restore_app_look, qapp):
     style.apply_theme(qapp)
     win = MainWindow()
