@@ -16,7 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from PySide6.QtCore import QEvent, QObject, Qt, Signal
+from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal
 from PySide6.QtWidgets import QApplication, QDockWidget, QInputDialog, QLabel, QLineEdit, QMessageBox, QWidget
 
 from explorer.attention.panel import AttentionPanel
@@ -236,6 +236,10 @@ class LessonPlayer(QObject):
         if slide.cell is not None:
             room.formula.show()  # its q, k and v are captured only while it is open
             room.formula.widget().select_cell(*slide.cell)
+        elif room.formula.isVisible():
+            # A slide is the whole view: the dock of an earlier slide (or its cell, marked on this map)
+            # must not follow it, or a slide would look different paged to forward and back.
+            room.formula.hide()
         shown = sentence.translation()
         if shown is None or shown.source.strip() != slide.sentence or sentence.beam_size() != slide.beam:
             sentence.set_text(slide.sentence)
@@ -247,8 +251,13 @@ class LessonPlayer(QObject):
         self.caption.setText(tr("Slide {i} of {n}{title}   (PageDown next, PageUp back, Esc ends the lesson)",
                                 i=self._index + 1, n=len(self._slides), title=title))
         self.caption.show()
-        room.show_status(tr("Lesson {name}: slide {i} of {n}", name=self.path.name if self.path else "",
-                            i=self._index + 1, n=len(self._slides)))
+        self._say_slide()
+
+    def _say_slide(self) -> None:
+        if not self.is_playing():
+            return
+        self._room.show_status(tr("Lesson {name}: slide {i} of {n}", name=self.path.name if self.path else "",
+                                  i=self._index + 1, n=len(self._slides)))
 
     def _on_translation(self, _translation) -> None:
         # A new sentence resets the walkthrough's cell (formula_dock connects first) and the Step tab's
@@ -262,6 +271,9 @@ class LessonPlayer(QObject):
             room.steps.set_layer_head(slide.layer - 1, None if slide.mean else slide.head - 1)
             if slide.step is not None:
                 room.steps.set_step(slide.step)
+        # The window says "Ready" for a finished translation, in a handler of the same signal that may run
+        # after this one: the slide is said again once they all have.
+        QTimer.singleShot(0, self._say_slide)
 
     def _fail(self, title: str, message: str) -> bool:
         line = " ".join(message.split())

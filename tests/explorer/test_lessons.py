@@ -348,3 +348,50 @@ def test_pagedown_on_the_last_slide_says_the_lesson_is_over(qtbot, loaded, tmp_p
     assert win.state_label.text() == "End of the lesson: no slide after slide 2"
     qtbot.keyClick(win, Qt.Key.Key_PageUp)
     assert win.lessons.index() == 0 and "Slide 1 of 2" in win.lessons.caption.text()
+
+
+def test_a_slide_without_a_cell_closes_the_formula_dock_of_the_slide_before(qtbot, loaded, tmp_path, warnings):
+    """Paged forward, a slide kept the dock (and its marked cell) of the slide before; paged back, it
+    showed a cell the lesson never named: one slide, two looks."""
+    win, path = loaded, tmp_path / "lesson.json"
+    translate(qtbot, win, "the house is big")
+    win.attention_panel.set_state("cross", 1, 2)
+    win.show_view("head")
+    assert win.lessons.save_slide(path)  # slide 1: no dock
+    with qtbot.waitSignal(win.controller.translation_ready, timeout=TIMEOUT):
+        win.formula_dock.show()
+    win.formula_dock.widget().select_cell(2, 1)
+    assert win.lessons.save_slide(path)  # slide 2: the dock on cell (2, 1)
+    win.formula_dock.hide()
+    translate(qtbot, win, "I have no time today")
+    win.show_view("clock")
+    assert win.lessons.save_slide(path)  # slide 3: another sentence, no dock
+
+    assert win.lessons.open_lesson(path)
+    assert not win.formula_dock.isVisible()
+    qtbot.waitUntil(lambda: win.controller.translation.source == "the house is big", timeout=TIMEOUT)
+    looks = []
+    for key in (Qt.Key.Key_PageDown, Qt.Key.Key_PageDown, Qt.Key.Key_PageUp, Qt.Key.Key_PageUp):
+        qtbot.keyClick(win, key)
+        qtbot.waitUntil(lambda: not win.controller.is_busy, timeout=TIMEOUT)
+        if win.formula_dock.isVisible():  # its numbers, and the mark on the map, come with the q, k, v
+            qtbot.waitUntil(lambda: win.attention_panel.heatmap.marked_cell() is not None, timeout=TIMEOUT)
+        looks.append((win.lessons.index(), win.formula_dock.isVisible(), win.attention_panel.heatmap.marked_cell()))
+    assert [(i, dock) for i, dock, _ in looks] == [(1, True), (2, False), (1, True), (0, False)]
+    assert looks[0][2] == looks[2][2] == (2, 1) and looks[1][2] is None and looks[3][2] is None
+
+
+def test_the_status_line_names_the_slide_after_its_translation_is_shown(qtbot, loaded, tmp_path, warnings):
+    """Slides whose sentence was translated anew showed "Ready" in the status line, the others the slide."""
+    win, path = loaded, tmp_path / "lesson.json"
+    translate(qtbot, win, "the house is big")
+    assert win.lessons.save_slide(path)
+    translate(qtbot, win, "I have no time today")
+    assert win.lessons.save_slide(path)
+    assert win.lessons.open_lesson(path)  # slide 1's sentence is not on screen: it is translated again
+    for n in (1, 2):
+        if n == 2:
+            qtbot.keyClick(win, Qt.Key.Key_PageDown)
+        with qtbot.waitSignal(win.controller.translation_ready, timeout=TIMEOUT):
+            pass
+        qtbot.waitUntil(lambda n=n: win.state_label.text() == f"Lesson {path.name}: slide {n} of 2", timeout=TIMEOUT)
