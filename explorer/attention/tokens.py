@@ -44,6 +44,16 @@ def display_pieces(pieces) -> list[str]:
     return [display_piece(p) for p in pieces]
 
 
+def distinct_pieces(pieces) -> list[str]:
+    """:func:`display_piece` over a list read side by side (a step's candidates), where no two different
+    pieces may look alike: Chinese pieces carry no mark, so "▁今天" (a word's start) and "今天" both read
+    "今天" in the step view's list, 99.3 % and 0.0 %. Where labels collide, a word-start piece shows the
+    space it stands for, "␣今天"."""
+    labels = display_pieces(pieces)
+    return [LONE_SPACE + label if labels.count(label) > 1 and p.startswith(WORD_START) and p != WORD_START
+            else label for p, label in zip(pieces, labels)]
+
+
 def elide(text: str, max_chars: int = 18) -> str:
     """Shorten very long labels with an ellipsis so one piece cannot swallow an axis."""
     return text if len(text) <= max_chars else text[: max_chars - 1] + "\u2026"

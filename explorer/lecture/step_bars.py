@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from PySide6 import QtCore, QtGui, QtWidgets
 
-from explorer.attention.tokens import display_piece, elide
+from explorer.attention.tokens import distinct_pieces, elide
 from explorer.ui.i18n import tr
 from explorer.ui.style import ACCENT, MUTED
 
@@ -31,11 +31,13 @@ class ProbabilityBars(QtWidgets.QWidget):
     def set_step(self, pieces, probs, chosen: str, chosen_prob: float, chosen_rank: int) -> None:
         """The top-k ``pieces`` and ``probs`` of a step (best first) and the piece the search took."""
         rows = []
+        listed = [*pieces, *([] if chosen in pieces else [chosen])]
+        labels = dict(zip(listed, distinct_pieces(listed)))  # two pieces never read alike ("▁今天", "今天")
         for piece, p in zip(pieces, probs):
             mark, kind = ("✓ ", "chosen") if piece == chosen else ("", "other")
-            rows.append((mark + display_piece(piece), float(p), kind))
+            rows.append((mark + labels[piece], float(p), kind))
         if chosen not in pieces:  # beam search kept a less probable piece: show where it stood
-            rows.append((f"✓ {display_piece(chosen)} (#{chosen_rank + 1})", float(chosen_prob), "chosen"))
+            rows.append((f"✓ {labels[chosen]} (#{chosen_rank + 1})", float(chosen_prob), "chosen"))
         listed = sum(float(p) for p in probs) + (0.0 if chosen in pieces else float(chosen_prob))
         rows.append((tr("all others"), max(0.0, 1.0 - listed), "rest"))
         self._rows = rows

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from PySide6 import QtCore, QtGui, QtWidgets
 
-from explorer.attention.tokens import display_piece
+from explorer.attention.tokens import LONE_SPACE, display_piece
 from explorer.ui.i18n import N_, tr
 from explorer.ui.style import ACCENT, MUTED
 from model.records import Hypothesis
@@ -25,17 +25,19 @@ def hypothesis_text(pieces) -> str:
     return (text + " </s>").strip() if pieces and pieces[-1] == "</s>" else text
 
 
-def pieces_text(pieces) -> str:
+def pieces_text(pieces, lead: bool = False) -> str:
     """The pieces as text with "·" where one piece ends and the next goes on the same word: for two
-    hypotheses that read the same but were split differently ("我喜欢·读书·。" and "我喜欢·读·书·。")."""
-    out = ""
+    hypotheses that read the same but were split differently ("我喜欢·读书·。" and "我喜欢·读·书·。").
+    lead: a first piece that starts a word shows its space as "␣", for two that part only there ("▁今天"
+    and "今天", 99.3 % and 0.0 % in a walk-through, both read "今天")."""
+    out = LONE_SPACE if lead and pieces and pieces[0].startswith("\u2581") else ""
     for p in pieces:
         if p == "</s>":
             continue
         if p.startswith("\u2581"):
-            out += " " + p[1:]
+            out += ("" if out == LONE_SPACE else " ") + p[1:]
         else:
-            out += ("·" if out else "") + p
+            out += ("·" if out and out != LONE_SPACE else "") + p
     text = out.strip()
     return (text + " </s>").strip() if pieces and pieces[-1] == "</s>" else text
 
@@ -65,11 +67,16 @@ class HypothesisTable(QtWidgets.QTableWidget):
         bold.setBold(True)
         marked = None
         plain = [hypothesis_text(h.pieces) for h in hypotheses]
+        split = [pieces_text(h.pieces) for h in hypotheses]
         for row, h in enumerate(hypotheses):
             # Two rows that read alike would look like one hypothesis listed twice (a walk-through saw
-            # "✓ 我喜欢读书。 </s>" twice): those show where their pieces part.
+            # "✓ 我喜欢读书。 </s>" twice): those show where their pieces part, and if they part only at a
+            # first word mark, that too.
             twin = plain.count(plain[row]) > 1
-            text = ("✓ " if h.finished else "") + (pieces_text(h.pieces) if twin else plain[row])
+            shown = plain[row]
+            if twin:
+                shown = pieces_text(h.pieces, lead=split.count(split[row]) > 1)
+            text = ("✓ " if h.finished else "") + shown
             cells = (QtWidgets.QTableWidgetItem(text), QtWidgets.QTableWidgetItem(f"{h.score:.2f}"))
             tip = " ".join(h.pieces) + ("\nended: its score is divided by the length penalty" if h.finished else "")
             if twin:

@@ -280,6 +280,31 @@ def test_two_hypotheses_that_read_alike_show_where_their_pieces_part(qtbot):
     assert "split" not in table.item(2, 0).toolTip()
 
 
+def test_two_pieces_that_differ_only_by_a_word_mark_never_read_alike(qtbot):
+    """The en-zh model's step 1: "▁今天" 99.3 % and "今天" 0.0 % were both listed as "今天", in the bars and
+    in the beam's table; the word-start one now shows its space."""
+    from explorer.lecture.step_bars import ProbabilityBars  # noqa: PLC0415
+    from explorer.lecture.step_beam import HypothesisTable  # noqa: PLC0415
+    from model.records import Hypothesis  # noqa: PLC0415
+
+    bars = ProbabilityBars()
+    qtbot.addWidget(bars)
+    bars.set_step(("\u2581今天", "\u2581天气", "今天"), (0.993, 0.004, 0.0004), "\u2581今天", 0.993, 0)
+    labels = [label for label, _, _ in bars.rows()]
+    assert labels[:3] == ["✓ ␣今天", "天气", "今天"] and labels[3] == "all others"
+    bars.set_step(("\u2581今天", "\u2581天气"), (0.9, 0.05), "今天", 1e-4, 7)  # beam kept the rare one
+    assert [label for label, _, _ in bars.rows()][:3] == ["␣今天", "天气", "✓ 今天 (#8)"]
+    bars.set_step(("\u2581今天", "\u2581天气"), (0.9, 0.05), "\u2581今天", 0.9, 0)  # no twin: no mark
+    assert [label for label, _, _ in bars.rows()][:2] == ["✓ 今天", "天气"]
+
+    table = HypothesisTable()
+    qtbot.addWidget(table)
+    table.set_hypotheses((Hypothesis(("\u2581今天",), -0.01), Hypothesis(("今天",), -8.22),
+                          Hypothesis(("\u2581我",), -9.0)))
+    assert [t for t, _ in table.texts()] == ["␣今天", "今天", "我"]
+    assert "split into other pieces" in table.item(1, 0).toolTip()
+
+
 def test_the_step_count_and_speed_read_as_two_labels(qtbot, view):
     """'Step 2 of 6' and 'Speed' sat 4 px apart and read as one phrase ("Step 2 of 6Speed")."""
     view.set_translation(translation_with_steps())
