@@ -2517,5 +2517,21 @@ or train a new model on a parallel corpus.</source>
       <source>Lessons (*.json);;All files (*)</source>
       <translation>课程 (*.json);;所有文件 (*)</translation>
     </message>
+    <message>
+      <source>L </source>
+      <translation>层 </translation>
+    </message>
+    <message>
+      <source>H </source>
+      <translation>头 </translation>
+    </message>
+    <message>
+      <source>Stop this translation: the one shown stays</source>
+      <translation>停止这次翻译：显示的译文保留</translation>
+    </message>
+    <message>
+      <source>Translation stopped: the one shown is the sentence before</source>
+      <translation>翻译已停止：显示的是上一个句子</translation>
+    </message>
   </context>
 </TS>

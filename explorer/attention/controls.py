@@ -10,14 +10,15 @@ from PySide6 import QtCore, QtWidgets
 from PySide6.QtCore import Signal
 
 from explorer.ui.colormaps import colormap_names
-from explorer.ui.i18n import tr
+from explorer.ui.i18n import N_, tr
 from model.records import KINDS
 
 KIND_LABELS = {"encoder": "Encoder self", "decoder": "Decoder masked self", "cross": "Encoder–decoder cross"}
 # What the same controls say when the window is narrow (a 1024-px projector, or a large font).
 SHORT_LABELS = {"encoder": "Encoder", "decoder": "Decoder", "cross": "Cross", "mean": "Mean"}
 MEAN_LABEL = "Mean over heads"
-COMPACT_PREFIXES = ("L ", "H ")  # spin-box prefixes that replace the Layer / Head captions when narrow
+# Spin-box prefixes that replace the Layer / Head captions when narrow; translated where set ("层 ", "头 ").
+COMPACT_PREFIXES = (N_("L "), N_("H "))
 EXPORT_FORMATS = (("png", "Image (PNG)…"), ("svg", "Vector image (SVG)…"),
                   ("csv", "Shown matrix (CSV)…"), ("npz", "All maps (NPZ)…"))
 
@@ -146,7 +147,7 @@ class AttentionControls(QtWidgets.QWidget):
             if label.isVisibleTo(self):
                 base -= label.sizeHint().width() + row.spacing()
         captions = sum(label.sizeHint().width() + row.spacing() for label in self._spin_labels)
-        folded = sum(fm.horizontalAdvance(p) for p in COMPACT_PREFIXES)
+        folded = sum(fm.horizontalAdvance(tr(p)) for p in COMPACT_PREFIXES)
         long = base + captions + sum(w.long_width() for w in self._shortenable)
         short = base + captions + sum(w.short_width() for w in self._shortenable)
         return long, short, short - captions + folded
@@ -161,7 +162,7 @@ class AttentionControls(QtWidgets.QWidget):
         compact = width < short
         for label, spin, prefix in zip(self._spin_labels, (self.layer_spin, self.head_spin), COMPACT_PREFIXES):
             label.setVisible(not compact)
-            spin.setPrefix(prefix if compact else "")
+            spin.setPrefix(tr(prefix) if compact else "")
         super().resizeEvent(event)
 
     def minimumSizeHint(self) -> QtCore.QSize:  # Qt override

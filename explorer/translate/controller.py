@@ -49,6 +49,7 @@ class Controller(QObject):
         # grid's ablation sets them (explorer/translate/ablation.py), and a new sentence keeps them removed.
         self.removed_heads: tuple[tuple[str, int, int], ...] = ()
         self._busy = False
+        self._translating = False  # a translation was asked for and has not answered (nor been stopped)
         # What the open views want with every translation (the formula walkthrough: Q, K, V; the step tab:
         # the steps; the beam explorer: the final beam). Read when a request is made, and sent with it.
         self.capture_vectors = False
@@ -81,6 +82,11 @@ class Controller(QObject):
         return self._busy
 
     @property
+    def translating(self) -> bool:
+        """Whether the newest translation asked for is still under way (what Stop would stop)."""
+        return self._translating
+
+    @property
     def latest_request_id(self) -> int:
         return self._latest_id
 
@@ -98,10 +104,18 @@ class Controller(QObject):
         ``sentence``: for a text of several sentences, which one's attention the answer carries (0-based)."""
         self._latest_id += 1
         self.worker.latest_request_id = self._latest_id
+        self._translating = True
         self._request_translate.emit(TranslateRequest(
             self._latest_id, text, int(beam_size), tuple(self.removed_heads), int(sentence),
             self.capture_vectors, self.capture_steps, self.capture_beam))
         return self._latest_id
+
+    def stop(self) -> None:
+        """Drop the translation under way: its answer will not be shown, and a text of several sentences
+        stops decoding at its next batch (the worker's check that a newer request came; none comes)."""
+        self._latest_id += 1
+        self.worker.latest_request_id = self._latest_id
+        self._translating = False
 
     def load_compare_model(self, path: str) -> None:
         """Compare every translation with the model folder at ``path`` (empty: stop comparing)."""
@@ -133,6 +147,7 @@ class Controller(QObject):
     def _on_translated(self, translation) -> None:
         if translation.request_id != self._latest_id:
             return  # a newer request is on its way; showing this one would flash stale maps
+        self._translating = False
         self.translation = translation
         self.translation_ready.emit(translation)
 
@@ -142,6 +157,7 @@ class Controller(QObject):
         elif kind == TRANSLATE and request_id != self._latest_id:
             return  # the error belongs to text the user has already replaced
         else:
+            self._translating = self._translating and kind != TRANSLATE
             self.error.emit(kind, message)
 
     def _on_busy(self, busy: bool) -> None:

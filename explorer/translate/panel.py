@@ -48,6 +48,8 @@ class TranslatePanel(QWidget):
 
     translate_requested = Signal(str, int)  # text, beam size
     copied = Signal(str)  # what Copy put on the clipboard (the window says so: a click gave no sign at all)
+    # The button while a translation runs long (a paragraph of hundreds of sentences takes a minute): Stop.
+    stop_requested = Signal()
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -66,7 +68,8 @@ class TranslatePanel(QWidget):
         self.translate_button = QPushButton("Translate")
         make_primary(self.translate_button)
         self.translate_button.setToolTip("Translate the sentence (Enter)")
-        self.translate_button.clicked.connect(self.request_translation)
+        self.translate_button.clicked.connect(self._on_button)
+        self._busy = False
         self.source_edit.submitted.connect(self.request_translation)
 
         # A read-only editor rather than a word-wrapped label: a label's height depends on its width,
@@ -262,10 +265,18 @@ class TranslatePanel(QWidget):
         self.error_label.show()
         self._fit_wrapped()
 
-    def set_busy(self, busy: bool) -> None:
-        """Grey out the translation while a new one is computed: it belongs to the old sentence."""
+    def set_busy(self, busy: bool, stoppable: bool = False) -> None:
+        """Grey out the translation while a new one is computed: it belongs to the old sentence. While a
+        translation runs (``stoppable``), the button stops it: it said "Translating…" and did nothing, and a
+        375-sentence paragraph ran a minute with no way to stop it but typing another sentence."""
+        self._busy = busy and stoppable
         self.translation_view.setEnabled(not busy)
-        self.translate_button.setText(tr("Translating…") if busy else tr("Translate"))
+        self.translate_button.setText(tr("Stop") if self._busy else tr("Translating…") if busy else tr("Translate"))
+        self.translate_button.setToolTip(tr("Stop this translation: the one shown stays") if self._busy
+                                         else tr("Translate the sentence (Enter)"))
+
+    def _on_button(self) -> None:
+        self.stop_requested.emit() if self._busy else self.request_translation()
 
     def resizeEvent(self, event) -> None:  # Qt override
         super().resizeEvent(event)

@@ -175,6 +175,7 @@ class MainWindow(WindowDisplay, QMainWindow):
         c.busy_changed.connect(self._on_busy)
         c.timing.connect(self.timing_label.setText)
         self.translate_panel.translate_requested.connect(self.translate)
+        self.translate_panel.stop_requested.connect(self.stop_translation)
         self.translate_panel.copied.connect(
             lambda text: self.show_status(tr("Copied the translation ({n} characters)", n=len(text))))
         self.empty_state.open_clicked.connect(self.choose_model)
@@ -252,6 +253,13 @@ class MainWindow(WindowDisplay, QMainWindow):
             self.show_status(message)
             return 0
         return self.controller.translate(text, beam_size, self.translate_panel.sentence_for(text))
+
+    def stop_translation(self) -> None:
+        """Stop the translation under way; the one on screen, its views and its timing stay."""
+        self.controller.stop()
+        self._busy_look.set_busy(False)  # what is shown is current again, though the worker ends its batch first
+        self.show_status(tr("Translation stopped: the one shown is the sentence before"))
+        self.state_label.setText(self._status)
 
     def request_train(self) -> None:
         """Go to the Train tab when one is installed; otherwise explain the command line."""
@@ -379,7 +387,7 @@ class MainWindow(WindowDisplay, QMainWindow):
         if busy:  # the end of a wait restores the status line in _on_busy, shown look or not
             self.state_label.setText(tr("Working…"))
         self.attention_panel.set_busy(busy)
-        self.translate_panel.set_busy(busy)
+        self.translate_panel.set_busy(busy, stoppable=self.controller.translating)
 
     def _on_no_default_model(self) -> None:
         self._set_no_model(tr("No model loaded"))

@@ -1,4 +1,4 @@
-"""The busy look (dimmed maps, "Translating…", "Working…") shows only once a wait is noticeable
+"""The busy look (dimmed maps, "Stop", "Working…") shows only once a wait is noticeable
 (explorer/window/busy_look.py): a quick translation dimmed every map and swapped three labels for
 ~100 ms, then back, with each sentence typed."""
 
@@ -37,7 +37,7 @@ def test_a_quick_translation_shows_no_busy_look_and_a_slow_one_does(qtbot, loade
     with qtbot.waitSignal(win.controller.busy_changed, timeout=TIMEOUT):
         win.translate("A slow one", 1)
     qtbot.waitUntil(lambda: seen == [True], timeout=TIMEOUT)
-    assert win.attention_panel.is_dimmed() and win.translate_panel.translate_button.text() == "Translating…"
+    assert win.attention_panel.is_dimmed() and win.translate_panel.translate_button.text() == "Stop"
     assert win.state_label.text() == "Working…"
     with qtbot.waitSignal(win.controller.translation_ready, timeout=TIMEOUT):
         pass
@@ -70,3 +70,39 @@ def test_opening_another_model_dims_the_old_ones_maps_at_once(qtbot, loaded, fak
     assert seen == [True]
     qtbot.waitUntil(lambda: seen == [True, False], timeout=TIMEOUT)
     assert not win.attention_panel.is_dimmed() and len(refused) == 1
+
+
+def test_the_button_stops_a_long_translation_and_what_was_shown_stays(qtbot, loaded, fake_model):
+    """A 375-sentence paragraph took a minute, and the button said "Translating…" and did nothing."""
+    win = loaded
+    seen = _looks(win)
+    shown = win.translate_panel.translation_text()
+    button = win.translate_panel.translate_button
+    fake_model.translate_delay = 4 * DELAY_MS / 1000
+    answers = []
+    win.controller.translation_ready.connect(answers.append)
+    win.translate("A slow one", 1)
+    qtbot.waitUntil(lambda: seen == [True], timeout=TIMEOUT)
+    assert button.text() == "Stop" and button.isEnabled()
+    button.click()
+    assert seen == [True, False] and not win.attention_panel.is_dimmed()
+    assert win.translate_panel.translation_view.isEnabled() and button.text() == "Translate"
+    assert win.state_label.text().startswith("Translation stopped")
+    qtbot.waitUntil(lambda: not win.controller.is_busy, timeout=TIMEOUT)
+    qtbot.wait(50)
+    assert answers == [] and win.translate_panel.translation_text() == shown  # its answer is dropped
+    fake_model.translate_delay = 0.0
+    win.translate_panel.set_text("A third one")
+    with qtbot.waitSignal(win.controller.translation_ready, timeout=TIMEOUT):
+        button.click()  # the button translates again
+    assert win.translate_panel.translation_text() == "one third A"
+
+
+def test_a_model_loading_shows_no_stop(qtbot, loaded, fake_model):
+    """Opening another model is busy too, but there is no translation to stop."""
+    win = loaded
+    fake_model.translate_delay = 0.0
+    win.open_model(fake_model.make_model_dir("another-model"))
+    assert win.attention_panel.is_dimmed() and win.translate_panel.translate_button.text() == "Translating…"
+    with qtbot.waitSignal(win.controller.translation_ready, timeout=TIMEOUT):
+        pass

@@ -365,3 +365,20 @@ def test_the_chinese_estimate_note_never_ends_on_a_lone_word(english_after):
         if len(lengths) > 1:
             last = text[len(text) - lengths[-1]:].replace("\u2060", "")
             assert len(last) >= 5, (width, last)
+
+
+def test_a_narrow_chinese_window_folds_the_captions_into_chinese_prefixes(qtbot, english_after):
+    """At 640 × 480 the 层 / 头 captions folded into the spin boxes as the English "L 1 / 4" and "H 1 / 8"."""
+    from explorer.attention.controls import AttentionControls  # noqa: PLC0415
+
+    i18n.install_language("zh_CN")
+    controls = AttentionControls()
+    qtbot.addWidget(controls)
+    controls.show()
+    qtbot.waitExposed(controls)
+    qtbot.wait(20)  # laid out with the Chinese captions: the hint below measures them
+    controls.setFixedWidth(controls.minimumSizeHint().width())  # as narrow as the panel lets it be
+    qtbot.waitUntil(lambda: controls.layer_spin.prefix() != "")
+    assert (controls.layer_spin.prefix(), controls.head_spin.prefix()) == ("层 ", "头 ")
+    controls.setFixedWidth(3000)  # room for every caption: no prefix
+    qtbot.waitUntil(lambda: controls.layer_spin.prefix() == "")
