@@ -105,15 +105,45 @@ def _vectorise_images(scene) -> list[tuple[pg.ImageItem, VectorImage]]:
     return pairs
 
 
+# A group of QSvgGenerator's output that holds no other group: its drawing state, then what it draws.
+_INNER_GROUP = re.compile(r"<g (?P<attrs>[^>]*)>(?P<body>(?:(?!<g[ >]).)*?)</g>", re.S)
+_NON_SCALING = re.compile(r'\s*vector-effect="non-scaling-stroke"')
+
+
+def _scaled_strokes(text: str) -> str:
+    """Lines drawn with a cosmetic pen (1 px whatever the zoom: the mask's hatching, the marked cell's box,
+    the curves) in a scaled group: QSvgGenerator writes them as ``vector-effect="non-scaling-stroke"``
+    under the group's ``matrix(…)``, which librsvg (GNOME's viewers, rsvg-convert) and ImageMagick ignore:
+    a 1-px hatch line under a 113 × 75 scale covered the decoder map in grey blobs. The group's stroke
+    width (and dashes) are divided by the scale instead, which every renderer draws at the same width."""
+    def fix(m: re.Match) -> str:
+        attrs, body = m["attrs"], m["body"]
+        matrix = re.search(r'transform="matrix\(([^)]*)\)"', attrs)
+        if "non-scaling-stroke" not in body or matrix is None:
+            return m[0]
+        a, b, c, d = (float(v) for v in matrix[1].split(",")[:4])
+        scale = abs(a * d - b * c) ** 0.5  # a non-uniform scale (cells wider than tall): their mean
+        if scale <= 0.0:
+            return m[0]
+
+        def divided(values: re.Match) -> str:
+            return ",".join(f"{float(v) / scale:.6g}" for v in re.split(r"[ ,]+", values[2].strip()) if v)
+        attrs = re.sub(r'(stroke-width|stroke-dasharray)="([^"]*)"',
+                       lambda v: f'{v[1]}="{divided(v)}"' if v[2] != "none" else v[0], attrs)
+        return f"<g {attrs}>{_NON_SCALING.sub('', body)}</g>"
+    return _INNER_GROUP.sub(fix, text)
+
+
 def _tidy_svg(path: str) -> None:
-    """Name fonts renderers know (the face in use, then ``sans-serif``) and draw cells without seams."""
+    """Name fonts renderers know (the face in use, then ``sans-serif``), draw cells without seams and
+    cosmetic lines at their width in every renderer (``_scaled_strokes``)."""
     family = QtGui.QFontInfo(QtWidgets.QApplication.font()).family()
     families = f"{family}, {FALLBACK_FONTS}" if family and family not in FALLBACK_FONTS else FALLBACK_FONTS
     text = Path(path).read_text(encoding="utf-8")
     text = re.sub(r'font-family="[^"]*"', f'font-family="{families}"', text)
     # Antialiased edges of touching cells leave hairline seams in browsers; cells are axis-aligned.
     text = text.replace("<rect ", '<rect shape-rendering="crispEdges" ')
-    Path(path).write_text(text, encoding="utf-8")
+    Path(path).write_text(_scaled_strokes(text), encoding="utf-8")
 
 
 def image_format(path: str) -> str:

@@ -103,3 +103,54 @@ def test_exports_need_maps(qtbot, tmp_path):
         w.export_csv(str(tmp_path / "x.csv"))
     with pytest.raises(RuntimeError):
         w.export_npz(str(tmp_path / "x.npz"))
+
+
+def test_svg_lines_keep_their_width_where_renderers_ignore_non_scaling_strokes(panel, tmp_path):
+    """The mask's 1-px hatching, drawn in the map's scaled coordinates, was written as non-scaling strokes,
+    which librsvg and ImageMagick ignore: each line became ~100 px wide, grey blobs over the decoder map.
+    Each scaled group's stroke width is now divided by its scale, and no renderer needs the effect."""
+    import re  # noqa: PLC0415
+    import shutil  # noqa: PLC0415
+    import subprocess  # noqa: PLC0415
+
+    from explorer.attention.export import _INNER_GROUP  # noqa: PLC0415
+
+    panel.set_view("head")
+    panel.heatmap.set_marked_cell((2, 1))  # a cosmetic outline too
+    svg = tmp_path / "decoder.svg"
+    panel.export_image(str(svg))
+    text = svg.read_text(encoding="utf-8")
+    assert "non-scaling-stroke" not in text
+    hatch = [g for g in _INNER_GROUP.finditer(text) if "polyline" in g["body"] and "matrix(" in g["attrs"]]
+    assert hatch  # the mask's lines, under the map's scale
+    for group in hatch:
+        a, _, _, d = (float(v) for v in re.search(r"matrix\(([^)]*)\)", group["attrs"])[1].split(",")[:4])
+        width = float(re.search(r'stroke-width="([^"]*)"', group["attrs"])[1])
+        assert abs(width * (abs(a * d)) ** 0.5 - 1.0) < 0.01  # 1 px on the page
+    # Drawn by Qt's own renderer (which knows the effect, so it cannot tell), the page has the hatching:
+    image = QtGui.QImage(900, 600, QtGui.QImage.Format.Format_RGB32)
+    image.fill(QtGui.QColor("white"))
+    from PySide6.QtSvg import QSvgRenderer  # noqa: PLC0415
+
+    painter = QtGui.QPainter(image)
+    QSvgRenderer(str(svg)).render(painter)
+    painter.end()
+    assert _png_variance_image(image) > 100.0
+    rsvg = shutil.which("rsvg-convert")
+    if rsvg is None:
+        return  # librsvg's own check needs its command (Debian: librsvg2-bin)
+    png = tmp_path / "decoder.png"
+    subprocess.run([rsvg, "-o", str(png), str(svg)], check=True)
+    drawn = QtGui.QImage(str(png)).convertToFormat(QtGui.QImage.Format.Format_RGB888)
+    pixels = np.frombuffer(drawn.constBits(), np.uint8, drawn.sizeInBytes())
+    pixels = pixels[: drawn.height() * drawn.bytesPerLine()].reshape(drawn.height(), drawn.bytesPerLine())
+    rgb = pixels[:, : drawn.width() * 3].reshape(drawn.height(), drawn.width(), 3).astype(int)
+    hatch_grey = (np.abs(rgb - np.array([120, 120, 120])).max(axis=2) < 30).mean()
+    fill_grey = (np.abs(rgb - np.array([205, 205, 205])).max(axis=2) < 12).mean()
+    assert fill_grey > 2 * hatch_grey  # thin lines on the grey fill, not blobs covering it
+
+
+def _png_variance_image(image: QtGui.QImage) -> float:
+    image = image.convertToFormat(QtGui.QImage.Format.Format_RGB888)
+    arr = np.frombuffer(image.constBits(), np.uint8, image.sizeInBytes())
+    return float(arr.astype(np.float64).var())
