@@ -85,6 +85,9 @@ class SentenceTable(QTableWidget):
         self.setTabKeyNavigation(False)  # Tab moves on through the column, as everywhere in the panel
         header = self.horizontalHeader()
         header.setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
+        # In the 1024-px window's sidebar a column is ~100 px, and "Translation" in the header's bold type
+        # needs ~105: it was cut mid-letter by the scroll bar ("Translatio"). Cut, it ends in "…".
+        header.setTextElideMode(Qt.TextElideMode.ElideRight)
         self.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         self.setToolTip(tr("Choose a sentence to see its attention"))
         self._filling = False

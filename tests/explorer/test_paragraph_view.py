@@ -139,3 +139,29 @@ def test_the_chosen_sentence_is_scrolled_whole_into_the_translation_box(qtbot):
             cursor.setPosition(position)
             rect = view.cursorRect(cursor)
             assert viewport.contains(rect), (chosen, position, rect, viewport)
+
+
+def test_a_narrow_tables_header_ends_in_an_ellipsis_not_a_cut_letter(qtbot):
+    """At 1024 × 768 the sidebar's table header read "Translatio", cut mid-letter by the scroll bar."""
+    from PySide6.QtGui import QFontMetrics  # noqa: PLC0415
+
+    from explorer.translate.sentence_table import SentenceTable  # noqa: PLC0415
+
+    table = SentenceTable()
+    qtbot.addWidget(table)
+    table.set_paragraph(Paragraph("x", "y", tuple(
+        ParagraphSentence("I have no time.", "Ich habe keine Zeit.", 0, "", (0, 1)) for _ in range(8))))
+    header = table.horizontalHeader()
+    bold = header.font()
+    bold.setBold(True)
+    table.resize(120 + table.verticalHeader().width(), 200)  # columns of ~55 px: "Translation" cannot fit
+    table.show()
+    qtbot.waitExposed(table)
+    assert header.sectionSize(1) < QFontMetrics(bold).horizontalAdvance("Translation")
+    image = header.grab().toImage()
+    right = header.sectionViewportPosition(1) + header.sectionSize(1) - 3  # just inside the section's edge
+    # The same place in "Source"'s section, whose word fits: the header's bare background, row by row.
+    bare = header.sectionViewportPosition(0) + header.sectionSize(0) - 3
+    ink = [abs(image.pixelColor(right, y).lightness() - image.pixelColor(bare, y).lightness())
+           for y in range(image.height())]
+    assert max(ink) < 40, "a letter runs into the edge"
