@@ -6,6 +6,7 @@ so the rename itself survives a power cut. A reader sees the old file or the new
 
 from __future__ import annotations
 
+import hashlib
 import os
 import secrets
 import shutil
@@ -46,11 +47,33 @@ def usual_mode(path: Path | str) -> None:
     os.chmod(path, 0o666 & ~umask())
 
 
-def check_writable(path: Path | str, option: str) -> None:
+NAME_MAX = 255  # bytes in one file name on Linux's file systems (and macOS's)
+
+
+def temp_name(name: str) -> str:
+    """``name`` as it goes into a temporary sibling's name: whole when short, else a head and a hash of the
+    whole. A legal 245-byte output name plus ``.PID.HEX.tmp`` went past NAME_MAX, and the write failed
+    (ENAMETOOLONG) after the work was done."""
+    if len(name.encode("utf-8")) <= 100:
+        return name
+    head = name.encode("utf-8")[:60].decode("utf-8", "ignore")
+    return f"{head}~{hashlib.sha1(name.encode('utf-8', 'surrogateescape')).hexdigest()[:12]}"
+
+
+def check_writable(path: Path | str, option: str, inputs: tuple[tuple[str, Path | str | None], ...] = ()) -> None:
     """Refuse, in one line and before any work, an output path that cannot be written: a folder, a file in a
-    missing or read-only folder. (The write itself stays atomic; this only moves the failure to the start.)"""
+    missing or read-only folder, a name too long, or one of the command's own ``inputs`` ((option, path)
+    pairs): ``translate --file a.txt --out a.txt`` replaced the text with its translation, and
+    ``evaluate --hyp-out`` on its ``--ref`` made the references the hypotheses. (The write itself stays
+    atomic; this only moves the failure to the start.)"""
     from model.errors import UserError
     path = Path(path)
+    if len(path.name.encode("utf-8", "surrogateescape")) > NAME_MAX:
+        raise UserError(f"{option}: the file name is too long ({len(path.name.encode('utf-8', 'surrogateescape'))}"
+                        f" bytes; at most {NAME_MAX})")
+    for other, given in inputs:
+        if given and path.exists() and Path(given).exists() and os.path.samefile(path, given):
+            raise UserError(f"{option} {path} is the {other} file it reads; write to another file")
     if path.is_dir():
         raise UserError(f"{option} {path} is a folder; name a file")
     parent = path.parent if str(path.parent) else Path(".")
@@ -60,13 +83,29 @@ def check_writable(path: Path | str, option: str) -> None:
         raise UserError(f"{option} {path}: not allowed to write there")
 
 
+def check_new_folder(path: Path | str, option: str, overwrite: str = "") -> None:
+    """Refuse, in one line and before any work, an output folder that exists and holds files, or is a file:
+    ``average --out runs/mine`` replaced a whole training run with the averaged model, and a file named
+    there turned into a folder. ``overwrite``: the option that allows writing into it anyway, if any."""
+    from model.errors import UserError
+    path = Path(path)
+    if len(path.name.encode("utf-8", "surrogateescape")) > NAME_MAX:
+        raise UserError(f"{option}: the folder name is too long (at most {NAME_MAX} bytes)")
+    if path.exists() and not path.is_dir():
+        raise UserError(f"{option} {path} is a file; name a new folder")
+    if path.is_dir() and any(path.iterdir()):
+        also = f", or add {overwrite} to write into it" if overwrite else ""
+        raise UserError(f"{option} {path} already holds files; name a new or empty folder{also} (nothing was "
+                        "written)")
+
+
 def write_atomic(path: Path | str, data: bytes | str) -> None:
     """Replace ``path`` with ``data`` (str is written as UTF-8) in one step."""
     path = Path(path)
     if isinstance(data, str):
         data = data.encode("utf-8")
     # os.open with 0o666 (not mkstemp's 0o600) so the file gets the umask's usual permissions.
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.{secrets.token_hex(4)}.tmp")
+    tmp = path.with_name(f".{temp_name(path.name)}.{os.getpid()}.{secrets.token_hex(4)}.tmp")
     try:
         with os.fdopen(os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666), "wb") as f:
             f.write(data)
@@ -114,7 +153,7 @@ def write_folder_atomic(final: Path | str, write: Callable[[Path], None]) -> Pat
     """
     final = Path(final)
     final.parent.mkdir(parents=True, exist_ok=True)
-    tmp = final.parent / f".tmp-{final.name}-{os.getpid()}"
+    tmp = final.parent / f".tmp-{temp_name(final.name)}-{os.getpid()}"
     shutil.rmtree(tmp, ignore_errors=True)
     tmp.mkdir()
     try:
@@ -125,7 +164,7 @@ def write_folder_atomic(final: Path | str, write: Callable[[Path], None]) -> Pat
         fsync_dir(tmp)
         old = None
         if final.exists():
-            old = final.parent / f".old-{final.name}-{os.getpid()}"
+            old = final.parent / f".old-{temp_name(final.name)}-{os.getpid()}"
             os.replace(final, old)
         os.replace(tmp, final)
         if old is not None:

@@ -38,6 +38,9 @@ def cross_maps(loaded, src: list[str], ref: list[str] | None) -> list[tuple[np.n
 
 def cmd_align(a) -> int:
     from model.analysis.alignment import align, parse_gold_line, pharaoh, score
+    from model.files import check_writable
+    if a.out:  # before the model loads and the sentences are translated, not after
+        check_writable(a.out, "--out", (("--src", a.src), ("--ref", a.ref), ("--gold", a.gold)))
     src = read_lines(a.src, "source")
     ref = read_lines(a.ref, "reference") if a.ref else None
     if ref is not None and len(ref) != len(src):

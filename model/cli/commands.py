@@ -20,7 +20,16 @@ from model.cli.inputs import DEVICE_HELP, MODEL_HELP, load_model_arg
 from model.cli.progress import fmt_time
 from model.cli.train import cmd_train
 from model.cli.translate_text import read_text_file, translate_texts
-from model.cli.types import OneLineParser, at_least, count, finite, fraction, positive_float, positive_int, seed
+from model.cli.types import (
+    OneLineParser,
+    at_least,
+    count,
+    fraction,
+    length_penalty_alpha,
+    positive_float,
+    positive_int,
+    seed,
+)
 from model.corpus.lines import split_lines
 from model.errors import TrainingError, UserError
 from model.marian.cli import add_cli as add_marian_cli
@@ -41,6 +50,8 @@ def cmd_translate(a) -> int:
     from model.decoding.decode import translate
     from model.records.research import format_head
     per_sentence = a.sentences or a.json or bool(a.save_attention) or bool(a.remove_heads) or a.no_cache
+    if a.remove_heads is not None and not a.remove_heads.replace(",", "").strip():
+        raise UserError("--remove-heads names no head; e.g. --remove-heads enc:1.3,cross:4.2")
     if a.file and a.text:
         raise UserError("give either --file or sentences on the command line, not both")
     if a.out and not a.file and not a.text and sys.stdin.isatty():
@@ -67,7 +78,7 @@ def cmd_translate(a) -> int:
     from model.files import check_writable
     for option, path in (("--out", a.out), ("--save-attention", a.save_attention)):
         if path:
-            check_writable(path, option)  # before the model loads and the work starts
+            check_writable(path, option, (("--file", a.file),))  # before the model loads and the work starts
     loaded = load_model_arg(a)
     if not per_sentence:
         return translate_texts(a, loaded, texts)
@@ -114,7 +125,7 @@ def cmd_evaluate(a) -> int:
     from model.files import check_writable, write_atomic
     from model.training.data import read_parallel
     if a.hyp_out:
-        check_writable(a.hyp_out, "--hyp-out")  # before minutes of translating, not after
+        check_writable(a.hyp_out, "--hyp-out", (("--src", a.src), ("--ref", a.ref)))  # before minutes of work
     corpus = read_parallel(Path(a.src), Path(a.ref))
     pairs = corpus.pairs[: a.limit] if a.limit else corpus.pairs
     loaded = load_model_arg(a)
@@ -161,7 +172,11 @@ def cmd_info(a) -> int:
 
 
 def cmd_average(a) -> int:
+    from model.files import check_new_folder
     from model.training.average import average_into
+    check_new_folder(a.out, "--out")  # it replaced a whole run named there
+    if len({Path(p).resolve() for p in a.checkpoints}) < 2:
+        raise UserError("give at least two different checkpoints to average (one is the model itself)")
     out = average_into([Path(p) for p in a.checkpoints], Path(a.out), half=a.half)
     print(f"averaged {len(a.checkpoints)} checkpoints into {out}")
     return 0
@@ -225,7 +240,9 @@ def build_parser() -> argparse.ArgumentParser:
                        help="separate source, target and output matrices instead of the paper's one (an ablation)")
     hw = t.add_argument_group("hardware")
     hw.add_argument("--device", default="cpu", metavar="DEVICE", help=DEVICE_HELP)
-    hw.add_argument("--threads", type=positive_int, metavar="N", help="CPU threads for torch (default: torch's choice)")
+    # At most 1,024: OpenMP crashed the process (SIGSEGV, no message) asked for 5,000.
+    hw.add_argument("--threads", type=at_least(1, 1024), metavar="N",
+                    help="CPU threads for torch, 1-1024 (default: torch's choice)")
     hw.add_argument("--cpu-amp", action="store_true",
                     help="CPU: bf16 autocast (needs AVX512-BF16 or AMX; weights stay fp32)")
     hw.add_argument("--gpus", type=count, default=0, metavar="N", help="train on N local GPUs through torchrun (DDP)")
@@ -283,7 +300,8 @@ def build_parser() -> argparse.ArgumentParser:
             s.add_argument("--beam", type=at_least(1, 64), default=4, metavar="K",
                            help="beam size (default 4; 1 is greedy)")
             s.add_argument("--limit", type=count, default=0, metavar="N", help="score only the first N pairs (0: all)")
-            s.add_argument("--alpha", type=finite, default=0.6, help="beam search length penalty (GNMT's α)")
+            s.add_argument("--alpha", type=length_penalty_alpha, default=0.6,
+                           help="beam search length penalty (GNMT's α, 0-10; default 0.6)")
             s.add_argument("--json", action="store_true", help="print the scores as one JSON object")
             s.add_argument("--hyp-out", metavar="FILE", help="write the translations, one per line")
             s.add_argument("--tokenize", choices=("13a", "zh", "char", "intl", "none"), default=None,
@@ -302,7 +320,19 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
+def _not_utf8(argv: list[str]) -> str | None:
+    """The first argument that is not UTF-8 text (Python keeps its bytes as lone surrogates), or None."""
+    for arg in argv:
+        if any("\udc80" <= c <= "\udcff" for c in arg):
+            return arg.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+    return None
+
+
 def main(argv: list[str] | None = None) -> int:
+    bad = _not_utf8(sys.argv[1:] if argv is None else argv)
+    if bad is not None:  # the tokenizer and the sentence splitter failed on it with a UnicodeEncodeError
+        print(f"error: an argument is not UTF-8 text: {bad[:60]!r}; pass text files with --file", file=sys.stderr)
+        return 2
     args = build_parser().parse_args(argv)
     try:
         return args.func(args)
@@ -318,6 +348,14 @@ def main(argv: list[str] | None = None) -> int:
         import os
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 141
+    except UnicodeEncodeError as exc:  # stdout in ASCII (PYTHONIOENCODING=ascii, LC_ALL=C without UTF-8 mode)
+        print(f"error: this terminal's encoding ({exc.encoding}) cannot show the text; set "
+              "PYTHONIOENCODING=utf-8, or write to a file with --out", file=sys.stderr)
+        return 2
+    except OSError as exc:  # the system refused a file (name too long, disk full, no permission): one line
+        where = f": {exc.filename}" if exc.filename else ""
+        print(f"error: {exc.strerror or exc}{where}", file=sys.stderr)
+        return 2
 
 
 if __name__ == "__main__":

@@ -38,7 +38,8 @@ def add_data_commands(subparsers) -> None:
     ding.add_argument("--reverse", action="store_true", help="German→English instead of English→German")
     ding.add_argument("--augment", type=_count, default=0, metavar="N",
                       help="add N synthetic everyday pairs (model.corpus.augment) to train")
-    ding.set_defaults(func=_run_ding)
+    _overwrite_option(ding)
+    ding.set_defaults(func=_checked(_run_ding))
     sources.add_parser("augment", help="synthetic everyday English–German pairs from a grammar and lexicon",
                        setup=_augment_options)
     sources.add_parser("tatoeba", help="sentence pairs from Tatoeba (manythings.org/anki deu.txt, cmn.txt, …)",
@@ -60,15 +61,35 @@ class _LazyParser(OneLineParser):
         return super().parse_known_args(args, namespace)
 
 
+def _overwrite_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--overwrite", action="store_true",
+                        help="write into an --out folder that already holds files (those of the same names "
+                             "are replaced)")
+
+
+def _checked(run):
+    """``run`` once ``--out`` is known to be new or empty, or ``--overwrite`` was given: ``data tatoeba
+    --out`` replaced a corpus's train.en that was there without a word."""
+    def checked(args: argparse.Namespace) -> int:
+        from model.files import check_new_folder  # noqa: PLC0415
+        if not args.overwrite:
+            check_new_folder(args.out, "--out", "--overwrite")
+        return run(args)
+    return checked
+
+
 def _augment_options(parser: argparse.ArgumentParser) -> None:
     from model.corpus.augment import add_arguments, run  # noqa: PLC0415 (lazy, see _LazyParser)
     add_arguments(parser)
-    parser.set_defaults(func=run)
+    _overwrite_option(parser)
+    parser.set_defaults(func=_checked(run))
 
 
 def _tatoeba_options(parser: argparse.ArgumentParser) -> None:
-    from model.corpus.tatoeba import add_arguments  # noqa: PLC0415 (lazy, see _LazyParser)
+    from model.corpus.tatoeba import add_arguments, run  # noqa: PLC0415 (lazy, see _LazyParser)
     add_arguments(parser)
+    _overwrite_option(parser)
+    parser.set_defaults(func=_checked(run))
 
 
 def _run_ding(args: argparse.Namespace) -> int:

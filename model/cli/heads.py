@@ -22,8 +22,10 @@ def _test_set(a, loaded, need_ref: bool):
 
 def cmd_stats(a) -> int:
     from model.analysis.held_out import statistics
-    from model.files import write_atomic
+    from model.files import check_writable, write_atomic
     from model.records.research import STATS
+    if a.csv:  # before the model loads and the test set is translated, not after
+        check_writable(a.csv, "--csv", (("--src", getattr(a, "src", None)), ("--ref", getattr(a, "ref", None))))
     loaded = load_model_arg(a)
     texts, _ = _test_set(a, loaded, need_ref=False)
     table = statistics(loaded, texts, beam_size=a.beam)

@@ -59,6 +59,14 @@ def finite(text: str) -> float:
     return value
 
 
+def length_penalty_alpha(text: str) -> float:
+    """GNMT's α, in [0, 10]: ((5 + |Y|) / 6)^α overflowed a float at α = 1000 (the paper's is 0.6)."""
+    value = finite(text)
+    if not 0.0 <= value <= 10.0:
+        raise argparse.ArgumentTypeError(f"must be between 0 and 10, got {value}")
+    return value
+
+
 def positive_float(text: str) -> float:
     value = finite(text)
     if value <= 0:

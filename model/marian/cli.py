@@ -7,7 +7,9 @@ from pathlib import Path
 
 def _run_import(a) -> int:
     from model.checkpoint import load_model
+    from model.files import check_new_folder
     from model.marian.load import import_marian
+    check_new_folder(a.out, "--out")  # it replaced whatever folder was named there, the source itself too
     out = import_marian(Path(a.source), Path(a.out))
     loaded = load_model(out)  # prove the result opens before saying so
     print(f"imported {a.source} into {out} ({loaded.model.num_parameters():,} parameters, "

@@ -158,7 +158,7 @@ def test_non_utf8_stdin_gets_the_corpus_error(monkeypatch, capsys):
     (["evaluate", "--model", "MISSING", "--src", "FILE", "--ref", "FILE"], "not found"),
     (["evaluate", "--src", "MISSING", "--ref", "FILE"], "not found"),
     (["info", "--model", "EMPTY"], "has no config.json"),
-    (["average", "MISSING", "--out", "OUT"], "model folder not found"),
+    (["average", "MISSING", "FILE", "--out", "OUT"], "model folder not found"),
     (["train", "--task", "reverse"], "--out DIR is required"),
     (["train", "--out", "OUT"], "give a corpus"),
     (["train", "--resume", "MISSING"], "model folder not found"),
@@ -173,3 +173,36 @@ def test_every_command_reports_user_errors_in_one_line(argv, message, tmp_path, 
              "OUT": tmp_path / "out"}
     assert main([str(paths.get(a, a)) for a in argv]) == 2
     assert message in _one_line_error(capsys)
+
+
+def test_odd_arguments_and_terminals_get_one_line(tmp_path, tiny_model_dir, capsys):
+    """From an attack on the command line: each of these ended in a traceback (or a segfault)."""
+    model = ["--model", str(tiny_model_dir)]
+    # Bytes that are not UTF-8 in an argument (Python keeps them as lone surrogates).
+    assert main(["translate", *model, "caf" + b"\xe9".decode("utf-8", "surrogateescape")]) == 2
+    assert "not UTF-8 text" in _one_line_error(capsys)
+    # --remove-heads that names nothing was a silent no-op.
+    for spec in ("", ","):
+        assert main(["translate", *model, "--remove-heads", spec, "1 2 3"]) == 2
+        assert "names no head" in _one_line_error(capsys)
+    # α = 1000 overflowed ((5 + |Y|) / 6)^α; 5,000 OpenMP threads crashed the process.
+    for argv, option in ((["evaluate", "--src", "a", "--ref", "b", "--alpha", "1000"], "--alpha"),
+                         (["train", "--task", "reverse", "--out", str(tmp_path / "r"), "--threads", "5000"],
+                          "--threads")):
+        with pytest.raises(SystemExit) as exc:
+            main(argv)
+        err = capsys.readouterr().err.strip()
+        assert exc.value.code == 2 and f"argument {option}" in err and "\n" not in err
+        assert not (tmp_path / "r").exists()
+
+
+def test_a_terminal_that_cannot_show_the_translation_gets_one_line(tiny_model_dir, capsys, monkeypatch):
+    class Ascii(io.TextIOWrapper):
+        def isatty(self):
+            return False
+    out = Ascii(io.BytesIO(), encoding="ascii")
+    monkeypatch.setattr(sys, "stdout", out)
+    monkeypatch.setattr("model.cli.commands.translate_texts",
+                        lambda a, loaded, texts: sys.stdout.write("我爱苹果。\n") and 0)
+    assert main(["translate", "--model", str(tiny_model_dir), "I love apples."]) == 2
+    assert "PYTHONIOENCODING=utf-8" in _one_line_error(capsys)
