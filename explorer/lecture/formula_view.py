@@ -189,8 +189,8 @@ class FormulaView(QWidget):
         mono.setPointSizeF(size)
         # Fixed-width faces differ in line spacing: at one size Noto Sans Mono's line is 17 % taller than
         # DejaVu Sans Mono's, and on a machine whose "monospace" is Noto the numbers' lines took 12 px from
-        # the head map under the dock at 1024 × 768. So the numbers get the line height of the app font at
-        # that size (DejaVu's, as it happens), whichever face draws them.
+        # the head map under the dock at 1024 × 768. So the numbers' lines are never taller than the app
+        # font's at that size, whichever face draws them (DejaVu Sans Mono's equal DejaVu Sans's: unchanged).
         plain = QFont(self.font())
         plain.setPointSizeF(size)
         ratio = QFontMetricsF(plain).height() / QFontMetricsF(mono).height()
