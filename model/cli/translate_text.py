@@ -20,6 +20,15 @@ def read_text_file(path: str) -> str:
     return read_text(Path(path).expanduser(), "input", UserError)
 
 
+QUOTE_CHARS = 80  # of a flagged sentence, in its warning
+
+
+def quoted(source: str) -> str:
+    """The start of a flagged sentence, enough to find it: a sentence can be a whole line of a file (a
+    1,000,000-character line came back as one warning line of that length)."""
+    return source if len(source) <= QUOTE_CHARS else source[:QUOTE_CHARS].rstrip() + "…"
+
+
 class _Progress:
     """"translated 40/200 sentences" on stderr, in place on a terminal; only for texts worth waiting on."""
 
@@ -49,7 +58,7 @@ def translate_texts(a, loaded, texts: list[str]) -> int:
         where = f"text {t_index + 1}, " if len(texts) > 1 else ""
         for i, s in enumerate(result.sentences, start=1):
             if s.flags:
-                print(f"warning: {where}line {s.line + 1}, sentence {i}: {s.note}: {s.source}", file=sys.stderr)
+                print(f"warning: {where}line {s.line + 1}, sentence {i}: {s.note}: {quoted(s.source)}", file=sys.stderr)
             if s.unknown:
                 print(f"warning: {where}line {s.line + 1}, sentence {i}: {s.unknown} pieces are unknown to this "
                       "model, so the translation may be wrong", file=sys.stderr)
