@@ -42,8 +42,10 @@ def test_a_too_long_sentence_is_translated_in_parts_and_flagged(tiny_model_dir, 
     from model.paragraphs import translate_text as tt
     loaded = load_model(tiny_model_dir)
     tok, eos = loaded.tokenizer, loaded.model.cfg.eos_id
-    long = " ".join(str(i % 9 + 1) for i in range(2 * MAX_SOURCE_PIECES + 50))  # one "sentence": no stop
-    assert len(tok.encode(long)) > 2 * MAX_SOURCE_PIECES
+    limit = 12  # the model's bound, small: 400-piece parts took the tiny model 30 s to decode
+    monkeypatch.setattr(tt, "MAX_SOURCE_PIECES", limit)
+    long = " ".join(str(i % 9 + 1) for i in range(2 * limit + 5))  # one "sentence": no stop
+    assert len(tok.encode(long)) > 2 * limit
     seen = []
 
     def recorded(model, tok, texts, *a, **k):
@@ -56,7 +58,7 @@ def test_a_too_long_sentence_is_translated_in_parts_and_flagged(tiny_model_dir, 
     # Every piece of the long sentence reached the model, in parts it takes whole.
     parts = seen[0][1:]
     assert len(parts) == 3 and " ".join(parts) == long
-    assert all(len(tok.encode(p)) <= MAX_SOURCE_PIECES for p in parts)
+    assert all(len(tok.encode(p)) <= limit for p in parts)
     assert split.flags[0] == tt.SPLIT and split.parts == 3
     assert split.note.startswith("too long for the model: translated in 3 parts")
     # The translation is the parts' own, joined in order: what each gives decoded alone.
@@ -78,7 +80,8 @@ def test_the_window_hears_of_an_empty_part(tiny_model_dir, monkeypatch):
         out[1] = [loaded.model.cfg.eos_id]
         return encoded, out
     monkeypatch.setattr(tt, "decode_batches", second_part_empty)
-    long = " ".join(str(i % 9 + 1) for i in range(MAX_SOURCE_PIECES + 50))
+    monkeypatch.setattr(tt, "MAX_SOURCE_PIECES", 12)  # small, so the parts decode quickly
+    long = " ".join(str(i % 9 + 1) for i in range(12 + 5))
     (s,) = tt.translate_text(loaded, long, beam_size=1).sentences
     assert s.parts == 2 and s.text.endswith(" […]") and tt.EMPTY_PART in s.flags
     assert "a part of it produced no translation" in s.note
@@ -96,7 +99,7 @@ def test_the_command_line_translates_all_of_a_long_sentence(capsys):
     assert outs[0] != outs[1]
 
 
-@pytest.mark.parametrize("length", [50, 200_000])
+@pytest.mark.parametrize("length", [50, 5_000])
 def test_a_warning_quotes_the_start_of_its_sentence(tmp_path, tiny_model_dir, capsys, monkeypatch, length):
     from model.paragraphs import translate_text as tt
 
