@@ -63,13 +63,36 @@ def resolve(path: Path | str) -> Path:
         return path
     if (path / LATEST).is_file():
         name = read_small_text(path / LATEST, CheckpointError)
-        if name and "/" not in name and (path / name / CONFIG).is_file():
+        if name and "/" not in name and name not in (".", "..") and (path / name / CONFIG).is_file():
             return path / name
+        # A run folder whose LATEST is broken: say so, not "no config.json", which sends people looking
+        # for a file a run folder never has.
+        raise CheckpointError(f"{path / LATEST} {_latest_problem(path, name)}; {_checkpoints_here(path)}")
     from model.marian.folder import cache_snapshot
     snapshot = cache_snapshot(path)  # a Hugging Face hub cache folder, models--org--name
     if snapshot is not None:
         return snapshot
     raise CheckpointError(f"not a model folder: {path} has no {CONFIG} (expected {CONFIG}, {WEIGHTS}, {SPM})")
+
+
+def _latest_problem(run: Path, name: str) -> str:
+    """What is wrong with the checkpoint a run's LATEST names (see resolve)."""
+    if not name:
+        return "is empty"
+    if "/" in name or name in (".", ".."):
+        return f"names {name!r}, which is not a checkpoint folder inside {run}"
+    if not (run / name).is_dir():
+        return f"names {name}, which is missing"
+    return f"names {name}, which has no {CONFIG}"
+
+
+def _checkpoints_here(run: Path) -> str:
+    """The run's complete checkpoints, newest last, for a message: which one to resume instead."""
+    found = sorted(p.name for p in run.glob("step-*") if (p / CONFIG).is_file())
+    if not found:
+        return "the folder holds no checkpoint"
+    shown = ", ".join(found[-3:])
+    return f"checkpoints here: {shown}" + (f" (and {len(found) - 3} older)" if len(found) > 3 else "")
 
 
 def holds_run(folder: Path | str) -> bool:
@@ -153,7 +176,23 @@ def read_config(folder: Path) -> tuple[ModelConfig, dict]:
         cfg = ModelConfig.from_dict(data["model"])
     except (TypeError, UserError) as exc:
         raise CheckpointError(f"{folder / CONFIG} holds an invalid model config: {exc}") from None
+    check_meta(folder / CONFIG, data.get("meta", {}))
     return cfg, data
+
+
+def check_meta(path: Path, meta) -> None:
+    """The "meta" section and the fields of it that a resume reads as numbers (it continues their step, epoch
+    and clock): of another type, they failed deep inside with a traceback. Others (note, origin, run) are
+    only shown or compared, and their readers take any value."""
+    if not isinstance(meta, dict):
+        raise CheckpointError(f"{path}: 'meta' must be an object, got {meta!r:.40}")
+    for name in ("step", "epoch"):
+        value = meta.get(name, 0)
+        if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+            raise CheckpointError(f"{path}: meta.{name} must be a whole number of at least 0, got {value!r:.40}")
+    elapsed = meta.get("elapsed_s", 0.0)
+    if not isinstance(elapsed, (int, float)) or isinstance(elapsed, bool) or not 0 <= elapsed < float("inf"):
+        raise CheckpointError(f"{path}: meta.elapsed_s must be a number of seconds, got {elapsed!r:.40}")
 
 
 def _language_code(name: str, vocab: dict) -> str:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import math
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -137,6 +138,27 @@ def preset(name: str, **overrides) -> ModelConfig:
     return PRESETS[name].replace(**overrides) if overrides else PRESETS[name]
 
 
+_KINDS = {"str": ((str,), "a string"), "int": ((int,), "a whole number"), "float": ((int, float), "a number"),
+          "bool": ((bool,), "true or false"), "None": ((type(None),), "null")}
+
+
+def _field_problem(name: str, annotation: str, value) -> str | None:
+    """Why ``value`` cannot be the TrainConfig field ``name`` (annotated ``annotation``, e.g. "int | None"),
+    or None. JSON's true is no count and NaN no learning rate; counts and seeds are never negative."""
+    kinds = [k.strip() for k in annotation.split("|")]
+    if not all(k in _KINDS for k in kinds):
+        return None  # a field of a richer type (none yet besides model and stages) checks itself
+    for kind in kinds:
+        types = _KINDS[kind][0]
+        if isinstance(value, types) and (kind == "bool" or not isinstance(value, bool)):
+            if kind == "float" and not math.isfinite(value):
+                return f"{name} must be a finite number, got {value!r}"
+            if kind == "int" and value < 0:
+                return f"{name} must be at least 0, got {value!r}"
+            return None
+    return f"{name} must be {' or '.join(_KINDS[k][1] for k in kinds)}, got {value!r:.40}"
+
+
 @dataclass(frozen=True)
 class TrainConfig:
     """Everything a training run needs besides the data; saved next to each checkpoint."""
@@ -205,16 +227,35 @@ class TrainConfig:
         return json.dumps(d, indent=2, sort_keys=True)
 
     @classmethod
-    def from_json(cls, text: str) -> TrainConfig:
+    def from_json(cls, text: str, where: str = "the training config") -> TrainConfig:
+        """A saved train_config.json, which anyone can edit: every message names ``where`` (the file) and the
+        field that is wrong, and a value of the wrong type is refused here, not as a traceback mid-run."""
         from model.safe_json import loads
+        d = loads(text, where)
+        if not isinstance(d, dict):
+            raise UserError(f"{where} is not a training config of this app: it holds no JSON object")
+        if "model" not in d:
+            raise UserError(f"{where} is not a training config of this app: it has no 'model' section")
+        if not isinstance(d["model"], dict):
+            raise UserError(f"{where}: 'model' must be an object of the model's sizes, got {d['model']!r:.40}")
         try:
-            d = loads(text, "the training config")
             d["model"] = ModelConfig.from_dict(d["model"])
-            d["stages"] = tuple(d.get("stages") or ())
-            names = {f.name for f in dataclasses.fields(cls)}
-            return cls(**{k: v for k, v in d.items() if k in names})
-        except (json.JSONDecodeError, TypeError, KeyError, AttributeError) as exc:
-            raise UserError(f"not a training config of this app ({type(exc).__name__}: {exc})") from None
+        except (TypeError, UserError) as exc:
+            raise UserError(f"{where}: model: {exc}") from None
+        stages = d.get("stages") or ()
+        if not isinstance(stages, (list, tuple)) or not all(isinstance(x, dict) for x in stages):
+            raise UserError(f"{where}: stages must be a list of objects, got {stages!r:.40}")
+        d["stages"] = tuple(stages)
+        fields = {f.name: f.type for f in dataclasses.fields(cls)}
+        for name, annotation in fields.items():
+            if name in d and name not in ("model", "stages"):
+                problem = _field_problem(name, annotation, d[name])
+                if problem:
+                    raise UserError(f"{where}: {problem}")
+        try:
+            return cls(**{k: v for k, v in d.items() if k in fields})
+        except (TypeError, UserError) as exc:  # the checks of __post_init__, which name their field
+            raise UserError(f"{where}: {exc}") from None
 
     @property
     def out_path(self) -> Path:

@@ -14,7 +14,7 @@ from pathlib import Path
 from model.cli.progress import ProgressBar
 from model.config import TrainConfig, preset
 from model.errors import TrainingError, UserError
-from model.training.control import STOP, TrainControl, clear_controls, watch_files
+from model.training.control import RUN_FILES, STOP, TrainControl, clear_controls, is_run_folder, watch_files
 
 # Options whose value a resumed run keeps from its own train_config.json unless the command line gives one:
 # a resume without --checkpoint-every once switched a run checkpointing every 250 steps to the default 500.
@@ -38,7 +38,8 @@ def _saved_config(resume: str) -> TrainConfig | None:
     folder = resolve(resume)
     if not (folder / TRAIN_CONFIG).is_file():
         return None
-    return TrainConfig.from_json(read_small_text(folder / TRAIN_CONFIG, CheckpointError, 1 << 20))
+    return TrainConfig.from_json(read_small_text(folder / TRAIN_CONFIG, CheckpointError, 1 << 20),
+                                 str(folder / TRAIN_CONFIG))
 
 
 def train_config(a: argparse.Namespace) -> TrainConfig:
@@ -71,15 +72,15 @@ def cmd_train(a) -> int:
         raise UserError("give a corpus: --src F --tgt F, --tsv F or --task reverse|copy|sort|dates")
     if a.out and Path(a.out).expanduser().exists() and not Path(a.out).expanduser().is_dir():
         raise UserError(f"--out {a.out} is a file, not a folder: choose a folder for the run")
+    if a.out:
+        check_out_folder(Path(a.out).expanduser(), a.out)
     if a.out and not a.overwrite:
         from model.checkpoint import check_new_run
         check_new_run(a.out, a.resume)
+    out_dir = a.out or str(resumed_run_folder(a.resume))
     if getattr(a, "gpus", 0) and a.gpus > 1:
-        return launch(a)
-    cfg = train_config(a)
-    if a.resume and not a.out:
-        cfg = cfg.replace(out_dir=str(Path(a.resume).resolve() if (Path(a.resume) / "LATEST").exists()
-                                      else Path(a.resume).resolve().parent))
+        return launch(a, out_dir)
+    cfg = train_config(a).replace(out_dir=out_dir)
     bar, control = ProgressBar(), TrainControl()
     out, done = cfg.out_path, threading.Event()
     clear_controls(out)  # left over from an earlier run, they would stop or hold this one at once
@@ -105,6 +106,35 @@ def cmd_train(a) -> int:
     return 0
 
 
+def check_out_folder(out: Path, given: str) -> None:
+    """Refuse an existing folder that holds files but no run: the run would write its checkpoints, LATEST
+    and log.jsonl among them and take a STOP or PAUSE of the user's for its own (one was deleted)."""
+    if out.is_dir() and not is_run_folder(out) and any(out.iterdir()):
+        raise UserError(f"--out {given} holds other files and no run; choose a new or empty folder")
+
+
+def resumed_run_folder(resume: str) -> Path:
+    """Where ``--resume`` without ``--out`` writes: the run folder itself, or the run folder that holds the
+    step-* checkpoint named.
+
+    Any other model folder has no run folder: its parent (once taken for one) may be a folder of the user's
+    files or a folder of models, which then got step-*, LATEST, log.jsonl and .lock beside them."""
+    from model.checkpoint import LATEST, STATE, resolve
+    checkpoint = resolve(resume)  # a missing folder, or a LATEST naming none, is said first and precisely
+    folder = Path(resume).expanduser().resolve()
+    if (folder / LATEST).exists():
+        return folder
+    # The checkpoint's own name does not make its parent a run: one copied among the user's files is step-* too.
+    if folder.name.startswith("step-") and any((folder.parent / name).exists() for name in RUN_FILES):
+        return folder.parent
+    if not (checkpoint / STATE).is_file():
+        raise UserError(f"{resume} holds a model but no training state ({STATE}) to resume; to fine-tune it, "
+                        f"start a new run from it: --resume {resume} --out NEW_FOLDER with a corpus "
+                        f"(--task, --tsv or --src/--tgt)")
+    raise UserError(f"{resume} is a checkpoint outside its run folder; to continue it, name a folder for the "
+                    f"run: --resume {resume} --out NEW_FOLDER")
+
+
 def _stop_on_signals(control, bar: ProgressBar):
     """First Ctrl-C or SIGTERM: stop at the next step and save a checkpoint; a second Ctrl-C abandons the step.
 
@@ -122,10 +152,10 @@ def _stop_on_signals(control, bar: ProgressBar):
     return lambda: [signal.signal(sig, h) for sig, h in previous.items()]
 
 
-def launch(a: argparse.Namespace) -> int:
+def launch(a: argparse.Namespace, out_dir: str) -> int:
     """``attention-explorer train --gpus N ...``: the same options and progress bar, on N processes."""
     from model.training.torchrun import run_distributed
-    cfg = train_config(a)
+    cfg = train_config(a).replace(out_dir=out_dir)
     bar, control = ProgressBar(), TrainControl()
 
     def on_sigint(*_) -> None:

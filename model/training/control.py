@@ -70,8 +70,25 @@ def alive(pid: int) -> bool:
     return True
 
 
+# What only a run writes into its folder (model.checkpoint.LATEST, the step-NNNNNNNN checkpoints, the loop's
+# log.jsonl, model.training.lock.LOCK, torchrun.CONFIG_JSON): named here because this module
+# must stay torch-free. STOP and PAUSE are not among them: anyone may have a file of that name.
+RUN_FILES = ("LATEST", "log.jsonl", ".lock", "torchrun-config.json")
+
+
+def is_run_folder(folder: Path) -> bool:
+    """Whether ``folder`` is one of this app's run folders: it holds a file or checkpoint only a run writes."""
+    folder = Path(folder)
+    return folder.is_dir() and (any((folder / name).exists() for name in RUN_FILES)
+                                or any(p.is_dir() for p in folder.glob("step-*")))
+
+
 def clear_controls(out: Path) -> None:
-    """Remove STOP and PAUSE, which belong to one run: left over, they would stop or hold the next."""
+    """Remove STOP and PAUSE, which belong to one run: left over, they would stop or hold the next.
+
+    Only in a run folder: elsewhere a file named STOP is the user's own (``--out docs`` once deleted one)."""
+    if not is_run_folder(out):
+        return
     for name in (STOP, PAUSE):
         (out / name).unlink(missing_ok=True)
 
