@@ -263,7 +263,7 @@ def test_cli_writes_corpus_and_reports_errors(sample, tmp_path, capsys):
     stats = json.loads((out / "stats.json").read_text(encoding="utf-8"))
     assert stats["train"]["phrase"] == 4 and stats["sentence_repeat"] == 3
     from model.cli import main
-    assert main(["data", "ding", "--out", str(out), "--ding", str(tmp_path / "missing")]) == 2  # a user error
+    assert main(["data", "ding", "--out", str(tmp_path / "new"), "--ding", str(tmp_path / "missing")]) == 2
     err = capsys.readouterr().err
     assert "apt-get install trans-de-en" in err and len(err.strip().splitlines()) == 1
 
