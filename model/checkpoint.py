@@ -110,6 +110,10 @@ def check_new_run(out: Path | str, resume: Path | str | None = None,
     out = Path(out).expanduser()
     if out.exists() and not out.is_dir():
         raise UserError(f"{out} is a file, not a folder: choose a folder for the run")
+    from model.training.control import is_run_folder
+    if out.is_dir() and not is_run_folder(out) and any(out.iterdir()):
+        # The run would write among the user's files and take a STOP or PAUSE of theirs for its own.
+        raise UserError(f"{out} holds other files and no run; choose a new or empty folder for the run")
     if not holds_run(out):
         return
     if resume is not None:

@@ -2533,5 +2533,9 @@ or train a new model on a parallel corpus.</source>
       <source>Translation stopped: the one shown is the sentence before</source>
       <translation>翻译已停止：显示的是上一个句子</translation>
     </message>
+    <message>
+      <source>{path} holds other files and no run; choose a new or empty folder for the run</source>
+      <translation>{path} 中有其他文件，却没有训练运行；请为运行选择一个新的或空的文件夹</translation>
+    </message>
   </context>
 </TS>

@@ -19,7 +19,7 @@ from model.cli.heads import add_heads_commands
 from model.cli.inputs import DEVICE_HELP, MODEL_HELP, load_model_arg
 from model.cli.progress import fmt_time
 from model.cli.train import cmd_train
-from model.cli.translate_text import read_text_file, translate_texts
+from model.cli.translate_text import quoted, read_text_file, translate_texts
 from model.cli.types import (
     OneLineParser,
     at_least,
@@ -97,7 +97,7 @@ def cmd_translate(a) -> int:
             print(f"warning: {tr.unknown_note()}", file=sys.stderr)
         if tr.flags:
             from model.paragraphs.translate_text import NOTES
-            print(f"warning: {'; '.join(NOTES.get(f, f) for f in tr.flags)}: {text}", file=sys.stderr)
+            print(f"warning: {'; '.join(NOTES.get(f, f) for f in tr.flags)}: {quoted(text)}", file=sys.stderr)
         if a.save_attention:
             import numpy as np
             m = tr.attention

@@ -109,8 +109,8 @@ def cmd_train(a) -> int:
 def check_out_folder(out: Path, given: str) -> None:
     """Refuse an existing folder that holds files but no run: the run would write its checkpoints, LATEST
     and log.jsonl among them and take a STOP or PAUSE of the user's for its own (one was deleted)."""
-    if out.is_dir() and not is_run_folder(out) and any(out.iterdir()):
-        raise UserError(f"--out {given} holds other files and no run; choose a new or empty folder")
+    if out.is_dir() and not is_run_folder(out) and any(out.iterdir()):  # also with --overwrite
+        raise UserError(f"--out {given} holds other files and no run; choose a new or empty folder for the run")
 
 
 def resumed_run_folder(resume: str) -> Path:
