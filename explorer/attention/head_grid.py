@@ -13,13 +13,13 @@ import pyqtgraph as pg
 from PySide6 import QtCore, QtGui, QtWidgets
 from PySide6.QtCore import Signal
 
-from explorer.attention.heatmap import BASE_POINT_SIZE, set_fitted_title
 from explorer.attention.mask_overlay import MASK_FILL, highlight_box
 from explorer.attention.removed_tiles import RemovedMarks, paint_removed
 from explorer.attention.token_axis import TokenAxis
 from explorer.ui.colormaps import DEFAULT_COLORMAP, map_to_rgba
 from explorer.ui.i18n import tr
 from explorer.ui.plain_axes import plain_axes
+from explorer.ui.plot_titles import BASE_POINT_SIZE, set_fitted_title
 from explorer.ui.premultiplied_image import PremultipliedImageItem
 
 SELECTION_COLOR = "#ff3b30"

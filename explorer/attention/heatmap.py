@@ -7,8 +7,6 @@ sits in the middle of its row, and the y axis runs downwards like a printed matr
 
 from __future__ import annotations
 
-import re
-
 import numpy as np
 import pyqtgraph as pg
 from PySide6 import QtCore, QtGui, QtWidgets
@@ -21,6 +19,14 @@ from explorer.attention.tokens import display_piece, elide
 from explorer.ui.colormaps import DEFAULT_COLORMAP, get_colormap, map_to_rgba, text_color_for
 from explorer.ui.i18n import again, tr
 from explorer.ui.plain_axes import plain_axes
+from explorer.ui.plot_titles import (
+    BASE_POINT_SIZE,
+    axis_noun,
+    bare_axis_title,
+    fitted_axis_title,
+    set_fitted_title,
+    short_axis_title,
+)
 from explorer.ui.premultiplied_image import PremultipliedImageItem
 
 CELL_NUMBERS_MAX = 12  # write the weight inside each cell up to this many rows and columns
@@ -33,78 +39,12 @@ _TEXT_COLORS = {name: QtGui.QColor(name) for name in ("#000000", "#ffffff")}
 # piled up; with it the dock gives the height up and scrolls. The attention panel's Head view asks
 # for it; views that share a tab with others (training, compare) keep 0.
 MIN_CANVAS_LINES = 10
-BASE_POINT_SIZE = 11.0  # plot text at font scale 1; the app's own base is a little larger
 
 
 def cell_text(value: float, compact: bool) -> str:
     """A weight as a cell writes it: "0.43", or in narrow cells ".43" (a weight is never above 1)."""
     text = f"{value:.2f}"
     return text[1:] if compact and text.startswith("0") else (text[:3] if compact else text)
-
-
-def release_title_width(plot) -> None:
-    """Let a plot's title be narrower than its text. pyqtgraph makes the text's width the title's
-    minimum (again after every resize), so a long title on a 1024-px screen pushed the plot past
-    the canvas' right edge."""
-    label = plot.titleLabel
-    if not getattr(label, "_width_released", False):
-        original = label.updateMin
-
-        def update_min() -> None:
-            original()
-            label.setMinimumWidth(0)
-
-        label.updateMin = update_min
-        label._width_released = True
-    label.setMinimumWidth(0)
-
-
-def set_fitted_title(plot, title: str, color: str, point_size: float, width: int) -> str:
-    """Set a plot's title, cut with an ellipsis to ``width`` pixels (the canvas' width): a title
-    wider than the plot would run off both edges. Returns the text shown."""
-    font = QtGui.QFont(QtWidgets.QApplication.font())
-    font.setPointSizeF(point_size)
-    shown = QtGui.QFontMetricsF(font).elidedText(title, QtCore.Qt.TextElideMode.ElideRight, max(60, width - 24))
-    plot.setTitle(shown, color=color, size=f"{point_size:.1f}pt")
-    release_title_width(plot)
-    return shown
-
-
-def fitted_axis_title(text: str, size: float, least: float, room: float) -> tuple[str, float]:
-    """(``text``, point size) for a title along ``room`` px: at ``size`` when it fits, else in type as
-    small as ``least`` points, and cut with an ellipsis only when even that is too long."""
-    font = QtGui.QFont(QtWidgets.QApplication.font())
-    font.setPointSizeF(size)
-    advance = QtGui.QFontMetricsF(font).horizontalAdvance(text)
-    if advance > room:
-        size = max(least, size * room / advance)
-        font.setPointSizeF(size)
-        # A line's width does not scale exactly with the point size (hinting): step down to what fits.
-        while size > least and QtGui.QFontMetricsF(font).horizontalAdvance(text) > room:
-            size = max(least, size - 0.25)
-            font.setPointSizeF(size)
-    shown = QtGui.QFontMetricsF(font).elidedText(text, QtCore.Qt.TextElideMode.ElideRight, max(40.0, room))
-    return shown, size
-
-
-def short_axis_title(title: str) -> str:
-    """An axis title without its explanation in brackets, the form a short plot shows."""
-    return re.split(r" \(|（", title, maxsplit=1)[0]  # a Chinese title has "（"
-
-
-def _noun(title: str) -> str:
-    """'Query: source token' (or '查询：源语言词元') -> 'Query': the part before the colon."""
-    return title.replace("：", ":").split(":", 1)[0].strip()
-
-
-def bare_axis_title(title: str) -> str:
-    """'Query: source token' -> 'Query': the word alone, for a plot too short even for the short form."""
-    return _noun(title) or title
-
-
-def axis_noun(title: str) -> str:
-    """'Query: source token' -> 'query': the word the hover read-out uses for an axis."""
-    return _noun(title).lower() or tr("row")
 
 
 class HeatmapView(QtWidgets.QWidget):

@@ -12,9 +12,9 @@ import numpy as np
 from PySide6 import QtCore, QtGui, QtWidgets
 from PySide6.QtCore import Signal
 
-from explorer.attention.heatmap import BASE_POINT_SIZE
 from explorer.attention.tokens import display_piece, elide
 from explorer.ui.i18n import tr
+from explorer.ui.plot_titles import BASE_POINT_SIZE
 
 FADE = 0.07  # opacity factor of the lines that do not touch the hovered token
 # Tableau-like qualitative colours: distinct for the paper's 8 heads and still distinguishable at 16.

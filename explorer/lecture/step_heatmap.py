@@ -19,8 +19,9 @@ import html
 
 from PySide6 import QtCore, QtGui, QtWidgets
 
-from explorer.attention.heatmap import BASE_POINT_SIZE, HeatmapView, release_title_width
+from explorer.attention.heatmap import HeatmapView
 from explorer.ui.i18n import again
+from explorer.ui.plot_titles import BASE_POINT_SIZE, release_title_width
 from explorer.ui.title_lines import two_line_splits
 
 TITLE_FACTOR = 1.3  # the title's size over the axes' base, as HeatmapView writes it

@@ -16,7 +16,6 @@ import numpy as np
 import pyqtgraph as pg
 from PySide6 import QtCore, QtGui, QtWidgets
 
-from explorer.attention.heatmap import BASE_POINT_SIZE, release_title_width
 from explorer.positional.clock import angular_speeds, clock_pairs, measured_turns, pair_columns
 from explorer.positional.clock_arrangement import COLUMNS, STRIP_PX, ClockArrangement
 from explorer.positional.clock_table import TurnTable
@@ -25,6 +24,7 @@ from explorer.positional.fitting import span_title, whole_words
 from explorer.ui.flow_layout import FlowLayout
 from explorer.ui.i18n import N_, tr
 from explorer.ui.plain_axes import plain_axes
+from explorer.ui.plot_titles import BASE_POINT_SIZE, release_title_width
 
 SHIFT_COLOR = "#ff7f0e"  # the dashed hand of PE(pos + k)
 UNSEEN = N_("never seen in training")  # pyqtgraph text: not walked by the language switch, see retranslate

@@ -15,7 +15,7 @@ import re
 
 from PySide6 import QtCore, QtGui
 
-from explorer.attention.heatmap import release_title_width
+from explorer.ui.plot_titles import release_title_width
 
 JOINER = "\u2060"  # a word joiner: invisible, no width, no line break on either side
 # Chinese may break between any two ideographs, so "转一圈：6.28 个位置" wrapped as "… 个位" over a lone "置".

@@ -13,11 +13,11 @@ import math
 import pyqtgraph as pg
 from PySide6 import QtCore, QtGui, QtWidgets
 
-from explorer.attention.heatmap import BASE_POINT_SIZE
 from explorer.positional.clock_view import UNSEEN, ClockView
 from explorer.positional.fitting import wrap_text_item
 from explorer.positional.table_view import PositionalEncodingView
 from explorer.ui.i18n import tr
+from explorer.ui.plot_titles import BASE_POINT_SIZE
 
 PARTS = ("pe", "clock")
 VEIL = (255, 255, 255, 150)

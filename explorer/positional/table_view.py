@@ -12,7 +12,6 @@ import numpy as np
 import pyqtgraph as pg
 from PySide6 import QtCore, QtGui, QtWidgets
 
-from explorer.attention.heatmap import BASE_POINT_SIZE
 from explorer.attention.lines_view import head_color
 from explorer.positional.encoding import (
     default_dimensions,
@@ -27,6 +26,7 @@ from explorer.ui.colormaps import DEFAULT_COLORMAP, DIVERGING_COLORMAP, get_colo
 from explorer.ui.flow_layout import FlowLayout
 from explorer.ui.i18n import tr
 from explorer.ui.plain_axes import plain_axes
+from explorer.ui.plot_titles import BASE_POINT_SIZE
 from explorer.ui.premultiplied_image import PremultipliedImageItem
 
 _MARK = "#d62728"

@@ -215,7 +215,8 @@ def test_the_step_bars_keep_the_app_font_when_short_of_room(qtbot):
 
 
 def test_at_zoom_2_the_axis_titles_stay_within_a_short_plot(qtbot, synthetic_maps):
-    from explorer.attention.heatmap import BASE_POINT_SIZE, HeatmapView  # noqa: PLC0415
+    from explorer.attention.heatmap import HeatmapView  # noqa: PLC0415
+    from explorer.ui.plot_titles import BASE_POINT_SIZE  # noqa: PLC0415
 
     view = HeatmapView()
     qtbot.addWidget(view)

@@ -13,8 +13,8 @@ import re
 import pytest
 from PySide6 import QtCore, QtGui, QtWidgets
 
-from explorer.attention.heatmap import BASE_POINT_SIZE
 from explorer.ui import i18n
+from explorer.ui.plot_titles import BASE_POINT_SIZE
 from explorer.window.language_menu import set_language
 from model.records import TrainProgress
 from tests.explorer.conftest import make_translation
