@@ -125,7 +125,10 @@ def test_stop_file_and_ctrl_c_end_a_background_run_with_a_checkpoint(tmp_path):
     import signal
     out = tmp_path / "run"
     (out).mkdir()
-    (out / "STOP").touch()  # stale, from an earlier run: must not stop the new one at once
+    # Stale, from an earlier run that ended before its first checkpoint (its log is there): it must not
+    # stop the new one at once. (A STOP among other files and no run is the user's: that folder is refused.)
+    (out / "log.jsonl").write_text("")
+    (out / "STOP").touch()
     proc = _background_train(out)
     assert not (out / "STOP").exists()
     (out / "STOP").touch()
