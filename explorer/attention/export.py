@@ -179,6 +179,15 @@ def export_graphics_item(item, path: str, title: str = "Attention") -> None:
     exporter.export(str(path))
 
 
+def export_widget(widget: QtWidgets.QWidget, path: str, title: str = "Attention Explorer") -> None:
+    """A view with no writer of its own (the step view, the positional encoding, the workbench, Compare) as it
+    is on screen, to PNG or SVG: the widget paints itself, its plots as vectors where Qt can."""
+    size = widget.size()
+    if size.width() < 50 or size.height() < 50:
+        raise ValueError("the view is not on screen")
+    export_painted(lambda painter, rect: widget.render(painter, rect.topLeft().toPoint()), size, path, title=title)
+
+
 def export_painted(render: Callable[[QtGui.QPainter, QtCore.QRectF], None], size: QtCore.QSize,
                    path: str, title: str = "Attention", caption: str = "") -> None:
     """Export a view that paints itself through ``render(painter, rect)`` to PNG or SVG; a

@@ -1,11 +1,12 @@
 """File › Export for the main window: ask where, remember the folder, write, report.
 
 Apart from the window because none of it is layout: it is the dialog dance around the attention
-panel's own writers (``export_image``, ``export_csv``, ``export_npz``).
+panel's own writers (``export_image``, ``export_csv``, ``export_npz``), and the other tabs' views as drawn.
 """
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from PySide6.QtWidgets import QFileDialog, QMessageBox
@@ -14,10 +15,25 @@ from explorer.ui.i18n import tr
 
 
 def export_view(window) -> None:
-    """The shown view as PNG or SVG."""
-    path = save_path(window, tr("Export view"), tr("PNG image (*.png);;SVG image (*.svg)"), ".png")
+    """The shown view as PNG or SVG: the attention panel's own figure on the Attention tab, else the tab as
+    it is on screen (Ctrl+E on the clock hands, the workbench or Compare saved the hidden head map)."""
+    shown = window.tabs.currentWidget()
+    if shown is window.attention_stack:
+        path = save_path(window, tr("Export view"), tr("PNG image (*.png);;SVG image (*.svg)"), ".png")
+        if path:
+            _write(window, lambda: window.attention_panel.export_image(path), path)
+        return
+    from explorer.attention.export import export_widget
+
+    name = window.tabs.tabText(window.tabs.currentIndex()).replace("&", "")
+    slug = re.sub(r"\W+", "-", name.lower()).strip("-") or "view"
+    # PNG only: a tab painted into an SVG lost widgets and drew the curves' dots as dashes (QSvgGenerator
+    # records pyqtgraph's cached symbols badly); the attention maps have vector writers of their own.
+    path = save_path(window, tr("Export view"), tr("PNG image (*.png)"), ".png", slug)
+    if path and not path.lower().endswith(".png"):
+        path = str(Path(path).with_suffix(".png"))
     if path:
-        _write(window, lambda: window.attention_panel.export_image(path), path)
+        _write(window, lambda: export_widget(shown, path, title=name), path)
 
 
 def export_attention(window) -> None:
@@ -35,18 +51,20 @@ def export_attention(window) -> None:
         _write(window, lambda: panel.export_npz(path), path)
 
 
-def save_path(window, title: str, filters: str, default_suffix: str) -> str:
-    """A file name from the save dialog, starting in the last export folder; '' when cancelled."""
-    return save_path_and_filter(window, title, filters, default_suffix)[0]
+def save_path(window, title: str, filters: str, default_suffix: str, stem: str = "") -> str:
+    """A file name from the save dialog, starting in the last export folder; '' when cancelled. ``stem``:
+    the file name offered (default: the attention panel's, which names kind, layer and head)."""
+    return save_path_and_filter(window, title, filters, default_suffix, stem)[0]
 
 
-def save_path_and_filter(window, title: str, filters: str, default_suffix: str) -> tuple[str, str]:
+def save_path_and_filter(window, title: str, filters: str, default_suffix: str, stem: str = "") -> tuple[str, str]:
     """:func:`save_path` and the filter chosen in the dialog."""
     panel, settings = window.attention_panel, window.settings
     folder = str(settings.value("last_export_dir", panel.export_dir))
     if not Path(folder).is_dir():
         folder = panel.export_dir
-    start = str(Path(folder) / panel.suggested_file_name(default_suffix.lstrip(".")))
+    suffix = default_suffix.lstrip(".")
+    start = str(Path(folder) / (f"{stem}.{suffix}" if stem else panel.suggested_file_name(suffix)))
     path, chosen = QFileDialog.getSaveFileName(window, title, start, filters)
     if path:
         panel.export_dir = str(Path(path).parent)

@@ -105,6 +105,9 @@ class InfoPanel(QWidget):
         self.config_table.horizontalHeader().setStretchLastSection(True)
         self.config_table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.config_table.setAlternatingRowColors(True)
+        # Tab leaves the table, as everywhere in the column: it went cell by cell through its 16 rows and
+        # round again, a trap for anyone on the keyboard.
+        self.config_table.setTabKeyNavigation(False)
 
         layout = QVBoxLayout(self)
         layout.setContentsMargins(8, 4, 8, 8)

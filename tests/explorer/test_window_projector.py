@@ -260,3 +260,39 @@ def test_training_curves_stack_when_narrow(qtbot):
         assert plot.sceneBoundingRect().width() >= 0.9 * width, (plot.sceneBoundingRect().width(), width)
     curves.resize(STACK_BELOW_PX + 400, 400)
     qtbot.waitUntil(lambda: not curves.is_stacked())
+
+
+def test_export_view_saves_the_tab_on_screen_not_the_hidden_head_map(qtbot, loaded, monkeypatch, tmp_path):
+    """Ctrl+E on the clock hands, the workbench or Compare saved the Attention tab's head map, every time."""
+    win = loaded
+    win.resize(1024, 768)
+    chosen = {}
+
+    def dialog(parent, title, start, filters):
+        chosen["start"] = start
+        return str(tmp_path / Path(start).name), ""
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", dialog)
+    win.export_view()  # the Attention tab: its own figure, named after the head
+    head = tmp_path / "attention_encoder_L1_H1.png"
+    assert chosen["start"].endswith(head.name) and head.is_file()
+    assert win.show_tab("Positional encoding")
+    qtbot.wait(50)
+    win.export_view()
+    pe = tmp_path / "positional-encoding.png"
+    assert chosen["start"].endswith(pe.name) and pe.is_file()
+    image = QImage(str(pe))
+    assert (image.width(), image.height()) == (win.pe_tab.width() * 2, win.pe_tab.height() * 2)  # the tab, at 2×
+    assert pe.read_bytes() != head.read_bytes()
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a: (str(tmp_path / "pe.svg"), ""))
+    win.export_view()  # a tab as drawn is a picture: PNG (its SVG lost widgets and the curves' dots)
+    assert (tmp_path / "pe.png").is_file() and not (tmp_path / "pe.svg").exists()
+
+
+def test_tab_leaves_the_model_settings_table(qtbot, loaded):
+    """Tab went cell by cell through the table's 16 rows and round again: a keyboard trap."""
+    table = loaded.info_panel.config_table
+    assert table.rowCount() > 2
+    table.setFocus()
+    qtbot.waitUntil(table.hasFocus)
+    qtbot.keyClick(table, Qt.Key.Key_Tab)
+    assert not table.hasFocus()
