@@ -325,6 +325,10 @@ class TrainPanel(QtWidgets.QWidget):
             self.log(tr("Error: {message}", message=message), error=True)
         if self._state == "preparing" and p.event not in ("error", "done", "stopped"):
             self._set_state("training")
+        elif self._state == "paused" and not refused:
+            # The pause takes hold at the worker's next step: the steps reported after the click are the
+            # run's too ("Paused at step 230" stood beside a step counter of 240).
+            self._set_state("paused")
         self.record_received.emit(p)
 
     def _on_note(self, note: str | tuple[str, dict]) -> None:

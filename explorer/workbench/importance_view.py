@@ -107,6 +107,7 @@ class ImportanceView(QtWidgets.QWidget):
             self.grids[k].set_values(drops[k], levels=(low, top), fmt="{:.1f}")
         self.scale_bar.set_levels(low, top, tr("BLEU lost"))
         x = np.arange(len(result.curve) + 1)
+        self.curve_plot.enableAutoRange()  # the axes fit this result (clear() fixed them for none)
         self.curve.setData(x, [result.bleu] + [h.bleu for h in result.curve])
         worst = max(result.heads, key=lambda h: result.bleu - h.bleu)
         self.summary.setText(tr(
@@ -175,6 +176,9 @@ class ImportanceView(QtWidgets.QWidget):
             g.clear()
         self.scale_bar.clear()
         self.curve.setData([], [])
+        # Without data pyqtgraph keeps the last range: the new model's empty curve read 0-90 heads and
+        # BLEU 0-40, the previous model's.
+        self.curve_plot.getPlotItem().setRange(xRange=(0, 1), yRange=(0, 1), padding=0)
         self.export_button.setEnabled(False)
 
     def curve_points(self) -> tuple[np.ndarray, np.ndarray]:

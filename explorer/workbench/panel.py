@@ -87,8 +87,7 @@ class Workbench(QWidget):
         self.model_info = info
         for job in (IMPORTANCE, STATS):
             self._new_id(job)  # answers still on their way belong to the old model
-            self._bar(job).set_running(False)
-            self._bar(job).show_message("")  # "Cancelled." belonged to the model before
+            self._bar(job).reset()  # its bar and "Cancelled." belonged to the model before
         self.worker.cancel_event.set()
         self.importance_view.clear()
         self._set_enabled(True)

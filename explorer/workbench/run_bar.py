@@ -124,6 +124,13 @@ class RunBar(QtWidgets.QWidget):
                 # left striped read as work still going on beside an enabled Run.
                 self.progress.hide()
 
+    def reset(self) -> None:
+        """Another model: idle, no bar ("193 / 193" stood beside the new model's empty grids), no message."""
+        self.set_running(False)
+        self.progress.hide()
+        self.progress.reset()
+        self.message.setText("")
+
     def cancelled(self) -> None:
         """A run was cancelled: idle again, and no bar left saying "185 / 193" beside the previous result."""
         self.set_running(False)

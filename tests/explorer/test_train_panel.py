@@ -430,3 +430,15 @@ def test_a_started_run_keeps_readable_curves_and_maps_on_a_1024_screen(window, q
         qtbot.waitUntil(lambda plot=plot: plot.size().height() >= 120)
     # The maps keep their own minimum (the attention panel's), so a longer probe's cells stay readable.
     assert panel.attention.height() >= 300
+
+
+def test_paused_names_the_step_the_run_stopped_at_not_the_step_of_the_click(panel):
+    """The pause takes hold at the worker's next step: the header read "Paused at step 230" beside a step
+    counter of 240 (a walk-through at 1024 × 768)."""
+    panel._pending = None
+    panel._set_state("training")
+    panel._on_record(record(step=230))
+    panel._set_state("paused")  # the click
+    assert panel.state_label.text() == "Paused at step 230"
+    panel._on_record(record(step=240))  # the steps the worker finished before it saw the pause
+    assert panel.state_label.text() == "Paused at step 240" and panel.pause_button.text() == "Resume"

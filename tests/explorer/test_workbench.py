@@ -261,3 +261,22 @@ def test_every_alignment_word_is_drawn_whole_at_zoom_2(qtbot, width):
         for word, rect in zip(items, rects):
             assert metrics.horizontalAdvance(word) <= rect.width(), (width, word, rect.width())
         assert all(a.right() <= b.left() + 1e-6 for a, b in zip(rects, rects[1:]))  # side by side, no overlap
+
+
+def test_another_model_takes_the_last_runs_bar_and_curve_axes_away(qtbot, bench, tiny_model_dir):
+    """After en-de's run, a 2 + 2-layer model's Workbench still read "193 / 193" and a curve over 0-90 heads
+    and BLEU 0-40 (a walk-through)."""
+    from model.records.research import AnalysisProgress
+    view = bench.importance_view
+    bar = view.run_bar
+    bar.set_running(True)
+    bar.set_progress(AnalysisProgress("importance", 193, 193, 60.0))
+    bar.set_running(False)
+    view.curve.setData(np.arange(91), np.linspace(38.0, 2.0, 91))
+    view.curve_plot.getPlotItem().setRange(xRange=(0, 90), yRange=(0, 40), padding=0)  # as a result left them
+    assert view.curve_plot.getPlotItem().viewRange()[0][1] >= 90
+    assert not bar.progress.isHidden() and bar.progress.text() == "193 / 193"
+    bench.set_model(make_info(str(tiny_model_dir) + "-other", n_layers=2, n_heads=4))
+    assert bar.progress.isHidden()
+    (x0, x1), (y0, y1) = view.curve_plot.getPlotItem().viewRange()
+    assert x1 <= 1.0 and y1 <= 1.0
