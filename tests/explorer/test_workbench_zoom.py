@@ -114,3 +114,23 @@ def test_a_title_breaks_before_its_bracket_in_either_language(qapp):
         width = max(metrics.horizontalAdvance(title[len(first):]), metrics.horizontalAdvance(first)) + 8
         assert width < metrics.horizontalAdvance(title)  # too narrow for one line
         assert fit_lines(title, metrics, width) == [first, title[len(first):].strip()]
+
+
+def test_zoomed_twice_in_a_window_managers_frame_the_grids_keep_readable_rows(qtbot, qapp, restore_app_look):
+    """Under a window manager the 1024 × 768 window is 1008 × 728, and at zoom 2 the four layers of the
+    built-in model's grids were ~5 px stripes while the pruning curve kept its 140 px."""
+    heads = tuple(HeadScore(f"{kind}:{layer + 1}.{head + 1}", bleu=38.0 - 0.1 * head, chrf=60.0)
+                  for kind in ("encoder", "decoder", "cross") for layer in range(4) for head in range(8))
+    style.set_font_scale(qapp, ZOOM_2)
+    view = ImportanceView()
+    qtbot.addWidget(view)
+    view.set_result(Importance(bleu=38.0, chrf=60.0, sentences=10, heads=heads, curve=heads[:90], cached=False), 4, 8)
+    view.resize(700, 575)  # what the tab gets in that frame, beside the sentence column
+    view.show()
+    qtbot.waitExposed(view)
+    qtbot.wait(20)
+    for grid in view.grids.values():
+        row = grid.cell_rect(0, 0).height()
+        # Its "L1" … "L4" labels and numbers need most of a line (13 px rows under a 24 px line overlapped).
+        assert row >= grid.fontMetrics().height() * 3 / 4, (grid.shown_title(), row)
+    assert view.curve_plot.height() >= 100  # the curve gave way, and is still there
