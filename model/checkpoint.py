@@ -101,6 +101,16 @@ def holds_run(folder: Path | str) -> bool:
     return folder.is_dir() and ((folder / LATEST).exists() or any(folder.glob("step-*")))
 
 
+def check_not_foreign(out: Path | str, named: str = "") -> None:
+    """Refuse a folder that holds files but no run (``named``: how the message names it, default the path):
+    the run would write its checkpoints, LATEST and log.jsonl among them and take a STOP or PAUSE of the
+    user's for its own (``train --out docs`` deleted one). Also with --overwrite, which starts over a run."""
+    from model.training.control import is_run_folder
+    out = Path(out).expanduser()
+    if out.is_dir() and not is_run_folder(out) and any(out.iterdir()):
+        raise UserError(f"{named or out} holds other files and no run; choose a new or empty folder for the run")
+
+
 def check_new_run(out: Path | str, resume: Path | str | None = None,
                   resume_hint: str = "--resume {out}", overwrite_hint: str = "--overwrite") -> None:
     """Refuse to start a fresh run in a folder that holds one: its LATEST would move back to step 1.
@@ -110,10 +120,7 @@ def check_new_run(out: Path | str, resume: Path | str | None = None,
     out = Path(out).expanduser()
     if out.exists() and not out.is_dir():
         raise UserError(f"{out} is a file, not a folder: choose a folder for the run")
-    from model.training.control import is_run_folder
-    if out.is_dir() and not is_run_folder(out) and any(out.iterdir()):
-        # The run would write among the user's files and take a STOP or PAUSE of theirs for its own.
-        raise UserError(f"{out} holds other files and no run; choose a new or empty folder for the run")
+    check_not_foreign(out)
     if not holds_run(out):
         return
     if resume is not None:

@@ -54,10 +54,18 @@ def temp_name(name: str) -> str:
     """``name`` as it goes into a temporary sibling's name: whole when short, else a head and a hash of the
     whole. A legal 245-byte output name plus ``.PID.HEX.tmp`` went past NAME_MAX, and the write failed
     (ENAMETOOLONG) after the work was done."""
-    if len(name.encode("utf-8")) <= 100:
+    raw = name.encode("utf-8", "surrogateescape")  # a name of bytes that are not UTF-8 is a name too
+    if len(raw) <= 100:
         return name
-    head = name.encode("utf-8")[:60].decode("utf-8", "ignore")
-    return f"{head}~{hashlib.sha1(name.encode('utf-8', 'surrogateescape')).hexdigest()[:12]}"
+    return f"{raw[:60].decode('utf-8', 'ignore')}~{hashlib.sha1(raw).hexdigest()[:12]}"
+
+
+def _check_name(path: Path, option: str, what: str) -> None:
+    """One line for a file or folder name longer than the file system takes (ENAMETOOLONG after the work)."""
+    from model.errors import UserError
+    size = len(path.name.encode("utf-8", "surrogateescape"))
+    if size > NAME_MAX:
+        raise UserError(f"{option}: the {what} name is too long ({size} bytes; at most {NAME_MAX})")
 
 
 def check_writable(path: Path | str, option: str, inputs: tuple[tuple[str, Path | str | None], ...] = ()) -> None:
@@ -68,9 +76,7 @@ def check_writable(path: Path | str, option: str, inputs: tuple[tuple[str, Path 
     atomic; this only moves the failure to the start.)"""
     from model.errors import UserError
     path = Path(path)
-    if len(path.name.encode("utf-8", "surrogateescape")) > NAME_MAX:
-        raise UserError(f"{option}: the file name is too long ({len(path.name.encode('utf-8', 'surrogateescape'))}"
-                        f" bytes; at most {NAME_MAX})")
+    _check_name(path, option, "file")
     for other, given in inputs:
         if given and path.exists() and Path(given).exists() and os.path.samefile(path, given):
             raise UserError(f"{option} {path} is the {other} file it reads; write to another file")
@@ -89,8 +95,7 @@ def check_new_folder(path: Path | str, option: str, overwrite: str = "") -> None
     there turned into a folder. ``overwrite``: the option that allows writing into it anyway, if any."""
     from model.errors import UserError
     path = Path(path)
-    if len(path.name.encode("utf-8", "surrogateescape")) > NAME_MAX:
-        raise UserError(f"{option}: the folder name is too long (at most {NAME_MAX} bytes)")
+    _check_name(path, option, "folder")
     if path.exists() and not path.is_dir():
         raise UserError(f"{option} {path} is a file; name a new folder")
     if path.is_dir() and any(path.iterdir()):

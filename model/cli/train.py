@@ -14,7 +14,7 @@ from pathlib import Path
 from model.cli.progress import ProgressBar
 from model.config import TrainConfig, preset
 from model.errors import TrainingError, UserError
-from model.training.control import RUN_FILES, STOP, TrainControl, clear_controls, is_run_folder, watch_files
+from model.training.control import RUN_FILES, STOP, TrainControl, clear_controls, watch_files
 
 # Options whose value a resumed run keeps from its own train_config.json unless the command line gives one:
 # a resume without --checkpoint-every once switched a run checkpointing every 250 steps to the default 500.
@@ -73,7 +73,8 @@ def cmd_train(a) -> int:
     if a.out and Path(a.out).expanduser().exists() and not Path(a.out).expanduser().is_dir():
         raise UserError(f"--out {a.out} is a file, not a folder: choose a folder for the run")
     if a.out:
-        check_out_folder(Path(a.out).expanduser(), a.out)
+        from model.checkpoint import check_not_foreign
+        check_not_foreign(a.out, f"--out {a.out}")
     if a.out and not a.overwrite:
         from model.checkpoint import check_new_run
         check_new_run(a.out, a.resume)
@@ -104,13 +105,6 @@ def cmd_train(a) -> int:
     if last is not None and last.event == "error":
         raise TrainingError(last.message)
     return 0
-
-
-def check_out_folder(out: Path, given: str) -> None:
-    """Refuse an existing folder that holds files but no run: the run would write its checkpoints, LATEST
-    and log.jsonl among them and take a STOP or PAUSE of the user's for its own (one was deleted)."""
-    if out.is_dir() and not is_run_folder(out) and any(out.iterdir()):  # also with --overwrite
-        raise UserError(f"--out {given} holds other files and no run; choose a new or empty folder for the run")
 
 
 def resumed_run_folder(resume: str) -> Path:

@@ -72,14 +72,9 @@ def test_a_too_long_sentence_is_translated_in_parts_and_flagged(tiny_model_dir, 
 def test_the_window_hears_of_an_empty_part(tiny_model_dir, monkeypatch):
     from model.checkpoint import load_model
     from model.paragraphs import translate_text as tt
+    from tests.model.test_paragraphs import second_output_empty
     loaded = load_model(tiny_model_dir)
-    real = tt.decode_batches
-
-    def second_part_empty(*a, **k):
-        encoded, out = real(*a, **k)
-        out[1] = [loaded.model.cfg.eos_id]
-        return encoded, out
-    monkeypatch.setattr(tt, "decode_batches", second_part_empty)
+    second_output_empty(monkeypatch, loaded)
     monkeypatch.setattr(tt, "MAX_SOURCE_PIECES", 12)  # small, so the parts decode quickly
     long = " ".join(str(i % 9 + 1) for i in range(12 + 5))
     (s,) = tt.translate_text(loaded, long, beam_size=1).sentences

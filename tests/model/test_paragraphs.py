@@ -86,10 +86,10 @@ def test_five_sentences_in_five_out_in_order(capsys):
     assert out.startswith("Ich") and "Zug" in out and out.endswith(".")
 
 
-def test_an_empty_translation_is_marked_not_dropped(tiny_model_dir, monkeypatch):
-    from model.checkpoint import load_model
+def second_output_empty(monkeypatch, loaded) -> None:
+    """translate_text's decoding, hand-set: the second text decoded (a sentence, or a long one's part) gives
+    nothing but </s>."""
     from model.paragraphs import translate_text as tt
-    loaded = load_model(tiny_model_dir)
     real = tt.decode_batches
 
     def second_empty(*a, **k):
@@ -97,6 +97,13 @@ def test_an_empty_translation_is_marked_not_dropped(tiny_model_dir, monkeypatch)
         out[1] = [loaded.model.cfg.eos_id]
         return encoded, out
     monkeypatch.setattr(tt, "decode_batches", second_empty)
+
+
+def test_an_empty_translation_is_marked_not_dropped(tiny_model_dir, monkeypatch):
+    from model.checkpoint import load_model
+    from model.paragraphs import translate_text as tt
+    loaded = load_model(tiny_model_dir)
+    second_output_empty(monkeypatch, loaded)
     result = tt.translate_text(loaded, "1 2 3. 4 5 6. 7 8 9.", beam_size=1)
     assert [s.source for s in result.sentences] == ["1 2 3.", "4 5 6.", "7 8 9."]
     assert result.sentences[1].flags == (tt.EMPTY,) and result.sentences[1].note == "no translation came out"
