@@ -32,6 +32,7 @@ class Beam:
         self.scores = torch.zeros(k, device=device)
         self.scores[1:] = float("-inf")  # all rows start identical: expand only the first
         self.finished: list[tuple[float, list[int]]] = []
+        self.finished_rows: list[int] = []  # the row each finished hypothesis ended from, at its last step
         self.step = 0  # pieces chosen so far
 
     def advance(self, logp: Tensor) -> Tensor | None:
@@ -49,6 +50,7 @@ class Beam:
                 break
             if t == self.eos_id:
                 self.finished.append((s / length_penalty(self.step, self.alpha), self.seqs[bi, 1:].tolist() + [t]))
+                self.finished_rows.append(bi)
             else:
                 keep_beams.append(bi)
                 keep_tok.append(t)
@@ -69,10 +71,16 @@ class Beam:
 
     def result(self) -> tuple[list[int], float]:
         """(best pieces, ending in </s> if finished; its length-penalised log-probability)."""
-        finished = list(self.finished)
-        if not finished:  # the length limit came first: take the best unfinished row
-            best = int(self.scores.argmax())
-            finished.append((float(self.scores[best]) / length_penalty(self.seqs.size(1) - 1, self.alpha),
-                             self.seqs[best, 1:].tolist()))
-        score, ids = max(finished, key=lambda x: x[0])
+        ids, score, _ = self.best()
         return ids, score
+
+    def best(self) -> tuple[list[int], float, tuple[bool, int]]:
+        """``result`` and where it came from: (True, the row it ended from at its last step) if finished,
+        else (False, its row in ``seqs``)."""
+        if not self.finished:  # the length limit came first: take the best unfinished row
+            best = int(self.scores.argmax())
+            score = float(self.scores[best]) / length_penalty(self.seqs.size(1) - 1, self.alpha)
+            return self.seqs[best, 1:].tolist(), score, (False, best)
+        i = max(range(len(self.finished)), key=lambda j: self.finished[j][0])  # the first of equals, as max
+        score, ids = self.finished[i]
+        return ids, score, (True, self.finished_rows[i])

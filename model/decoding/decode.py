@@ -1,8 +1,10 @@
 """One translation and the attention maps behind it: the search (model/decoding/search.py), then one pass.
 
-Attention is captured after the search, by one teacher-forced pass over the chosen output: the search
-stays on the fast path, and the maps are exactly those of the sentence shown (every beam's maps would
-otherwise have to be carried and reordered).
+Attention comes with the search where it can: greedy's checking pass is a teacher-forced pass of the
+modules over the output (model/decoding/speculative.py), and beam search on the native rows step keeps its
+own steps' weights and follows its result back (model/decoding/beam_maps.py). Anything else (ablated
+greedy, a model the native step does not cover) gets one teacher-forced pass over the chosen output.
+Either way the maps are those of the sentence shown, in the fp32 model's numbers.
 
 ``translate`` runs greedy search as an int8 draft checked in fp32 where it can (model/decoding/speculative.py):
 the same output as ``greedy``, about twice as fast on a CPU.
@@ -16,6 +18,7 @@ from torch import Tensor
 
 from model.checkpoint import LoadedModel
 from model.decoding.ablation import removed_of
+from model.decoding.beam_maps import BeamTrace
 from model.decoding.int8 import search_copy
 from model.decoding.loops import guard
 from model.decoding.search import beam_search, greedy
@@ -120,7 +123,7 @@ def _translate(loaded: LoadedModel, text: str, beam_size: int, capture_attention
     # The int8 draft (model/decoding/speculative.py) changes the speed of greedy search, never its result.
     # The native step drafts where it can (model/native: ~6× faster a step); else the PyTorch int8 copy.
     fast = (draft_weights(loaded) or search_copy(loaded)) if beam_size == 1 and use_cache and not head_masks else None
-    captured, encoded, checked_probs = None, None, None
+    captured, encoded, checked_probs, searched = None, None, None, None
     recorder = BeamRecorder() if capture_steps and beam_size > 1 else None
     if head_masks and beam_size == 1:
         # Ablated heads change the search, not just the maps (the int8 draft has no masks: fp32 here).
@@ -139,9 +142,14 @@ def _translate(loaded: LoadedModel, text: str, beam_size: int, capture_attention
         with torch.inference_mode():
             encoded = model.encode(src, need_weights=capture_attention, head_mask=hm.get("encoder"))
         native = RowWeights.of(model) if use_cache else None
+        trace = BeamTrace(eos)  # the maps and probabilities of the search's own steps, where native
         generated, score = beam_search(model, src, beam_size, max_len, length_penalty_alpha, use_cache,
                                        memory=encoded[0], head_masks=head_masks, on_step=recorder,
-                                       native=native)
+                                       native=native, trace=trace)
+        if trace.maps is not None and capture_attention:
+            searched = trace.maps
+        if trace.probs is not None:
+            checked_probs = trace.probs
     # The views show exactly what the search produced, a loop included, and flag it; text meant to be read
     # (model.paragraphs: the command line, files) is cut at the loop as well.
     _, flags = guard(generated, ids, eos, max_len)
@@ -150,6 +158,8 @@ def _translate(loaded: LoadedModel, text: str, beam_size: int, capture_attention
     if capture_attention:
         if captured is not None:
             enc, dec, cross = (_stack(ws) for ws in captured)
+        elif searched is not None:  # beam search's own: the encoder's from the pass that fed the search
+            enc, (dec, cross) = _stack(encoded[1]), searched
         else:  # the piece probabilities from the same pass, unless the step view's record has them
             enc, dec, cross, capture_probs = _capture(model, src, generated, head_masks, encoded,
                                                       chosen_probs=checked_probs is None and not capture_steps)

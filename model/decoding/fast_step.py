@@ -9,8 +9,9 @@ modules' own products: plain for one row, packed copies of the weights for sever
 
 What it computes: bit for bit ``Transformer.decode`` + ``next_logits``, for the int8 search copy and the
 fp32 model alike, one row or several (tests/model/test_fast_step.py). Head masks act as in the modules
-(a mask of ones changes no bit). The maps never come from here: they are a teacher-forced pass of
-the modules over the chosen output, so they stay bit for bit the fp32 model's. Anything else (several new
+(a mask of ones changes no bit). The maps never come from here: greedy's are its checking pass of the
+modules over the output, beam search's the native rows step's own (model/decoding/beam_maps.py) or, where
+that step does not run, a teacher-forced pass of the modules. Anything else (several new
 positions, training mode, hooks on the decoder's modules) goes through the modules as before:
 ``StepRunner.of`` returns None, or the caller feeds the modules.
 """
@@ -79,7 +80,7 @@ class _Layer:
 _layer_norm = torch.layer_norm  # F.layer_norm's checks for overrides, skipped: a step's tensors are plain
 
 
-def _hooked(model: Transformer) -> bool:
+def hooked(model: Transformer) -> bool:
     """Whether a forward hook would run in a decoder step through the modules."""
     if nn.modules.module._global_forward_pre_hooks or nn.modules.module._global_forward_hooks:
         return True
@@ -114,7 +115,7 @@ class StepRunner:
         is a forward pre-hook: model/analysis/importance.py). Built per search (~0.1 ms): it holds the
         model's own tensors, which the live probe's training may change in place. ``head_masks`` is
         accepted for the callers' convenience: the masks themselves are given to each step."""
-        if model.training or _hooked(model):
+        if model.training or hooked(model):
             return None
         return cls(model)
 

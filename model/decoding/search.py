@@ -1,8 +1,8 @@
 """Greedy and beam search with a key/value cache: the searches behind one translation and a batch's.
 
 Both run under ``torch.inference_mode``, which skips autograd's bookkeeping on every op: ~10% off a greedy
-translation, whose steps are many small ops. A search returns piece ids only; the maps behind a translation
-come afterwards from one teacher-forced pass (model/decoding/decode.py).
+translation, whose steps are many small ops. A search returns piece ids; beam search on the native rows
+step can keep the maps behind its result as well (model/decoding/beam_maps.py).
 """
 
 from __future__ import annotations
@@ -11,7 +11,8 @@ import torch
 from torch import Tensor
 
 from model.decoding.beam import Beam
-from model.decoding.fast_step import StepRunner
+from model.decoding.beam_maps import BeamTrace, traced
+from model.decoding.fast_step import StepRunner, hooked
 from model.native.rows import NativeRows, RowWeights
 from model.transformer import DecoderState, Transformer
 
@@ -88,7 +89,7 @@ def greedy(model: Transformer, src: Tensor, max_len: int, use_cache: bool = True
 def beam_search(model: Transformer, src: Tensor, beam_size: int, max_len: int, alpha: float = 0.6,
                 use_cache: bool = True, memory: Tensor | None = None,
                 head_masks: dict[str, Tensor] | None = None, on_step=None,
-                native: RowWeights | None = None) -> tuple[list[int], float]:
+                native: RowWeights | None = None, trace: BeamTrace | None = None) -> tuple[list[int], float]:
     """One sentence src: (1, S) → (best ids ending in </s> if finished, length-penalised log-prob).
 
     memory: the encoder's output for src when the caller has it already (with the same encoder head
@@ -96,24 +97,32 @@ def beam_search(model: Transformer, src: Tensor, beam_size: int, max_len: int, a
     the step view's record of the live hypotheses (model/decoding/steps.py). native: ``RowWeights.of(model)``
     to run the steps through the native fp32 rows step (model/native/rows.py): the same search with the
     sums in another order (~1e-6), 2-3× faster; head masks shared by the rows act as in the modules.
+    trace: a ``BeamTrace`` that keeps the native steps' attention weights and log-probabilities and, after
+    the search, holds the result's maps and piece probabilities (model/decoding/beam_maps.py).
     """
     hm = head_masks or {}
     memory, _ = model.encode(src, head_mask=hm.get("encoder")) if memory is None else (memory, None)
     k = beam_size
     beam = Beam(k, alpha, src.device, model.cfg.bos_id, model.cfg.eos_id)
     rows = state = runner = None
-    if native is not None and use_cache and src.size(0) == 1 and NativeRows.covers(hm):
+    # A hook on the decoder's modules (the workbench's Cancel is one) must run: such a model steps
+    # through the modules, as StepRunner.of refuses it too.
+    if native is not None and use_cache and src.size(0) == 1 and NativeRows.covers(hm) and not hooked(model):
         cross_kv = [layer.cross_attn.project_kv(memory) for layer in model.decoder]
         rows = NativeRows(native, cross_kv, k, capacity=max_len, head_masks=hm)  # feeds positions 0 … max_len − 1
     elif use_cache:
         state, runner = DecoderState(model, memory, src, rows=k), StepRunner.of(model, head_masks)
+    trace = traced(trace, rows)
     memory, src_k = memory.expand(k, -1, -1), src.expand(k, -1)
     while beam.step < max_len:
         if rows is not None:
-            logp = rows.step(beam.seqs[:, -1]).log_softmax(-1)  # (k, V)
+            logp = rows.step(beam.seqs[:, -1], trace.buffers() if trace else None,
+                             first=beam.step == 0).log_softmax(-1)  # (k, V)
         else:
             logp = step_logprobs(model, memory, src_k, beam.seqs, state, head_masks, runner)  # (k, V)
         index = beam.advance(logp)
+        if trace is not None:
+            trace.record(logp, index, beam)
         if on_step is not None:
             on_step(beam, index is None)
         if index is None:
@@ -122,4 +131,6 @@ def beam_search(model: Transformer, src: Tensor, beam_size: int, max_len: int, a
             rows.reorder(index)
         elif state is not None:
             state.reorder(index)
+    if trace is not None:
+        trace.finish(beam)
     return beam.result()

@@ -133,12 +133,12 @@ int ae_step(const int64_t *dims, void *const *p, const float *fparams, int posit
             memcpy(sk + ((size_t)hh * cap + position) * d_k, qkv + d + hh * d_k, sizeof(float) * (size_t)d_k);
             memcpy(sv + ((size_t)hh * cap + position) * d_k, qkv + 2 * d + hh * d_k, sizeof(float) * (size_t)d_k);
         }
-        attend(qkv, sk, sv, heads, d_k, position + 1, cap, scores, a);
+        attend(qkv, sk, sv, heads, d_k, position + 1, cap, scores, a, NULL);
         product(&m[1], a, y, d, d, q, acc);
         add_norm(x, y, norms[0], norms[1], d, eps);
         /* Encoder-decoder attention over the source's keys and values (fp32, computed once a sentence). */
         product(&m[2], x, qkv, d, d, q, acc);
-        attend(qkv, ck, cv, heads, d_k, src, src, scores, a);
+        attend(qkv, ck, cv, heads, d_k, src, src, scores, a, NULL);
         product(&m[3], a, y, d, d, q, acc);
         add_norm(x, y, norms[2], norms[3], d, eps);
         /* Feed-forward. */

@@ -127,17 +127,47 @@ class NativeRows:
         self.pointers = (ctypes.c_void_p * len(pointers))(*pointers)
         self._step, self._reorder = w.lib.ae_rows_step, w.lib.ae_rows_reorder
 
-    def step(self, tokens: Tensor) -> Tensor:
+    def map_buffers(self) -> tuple[np.ndarray, np.ndarray]:
+        """New arrays for the next step's attention weights: self (rows, L, H, position + 1), cross
+        (rows, L, H, S), to pass to ``step``."""
+        return tuple(np.empty(shape, np.float32) for shape in self._map_shapes())
+
+    def _map_shapes(self) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        lead = (self.rows, len(self.weights.arrays), self.weights.heads)
+        return (*lead, self.position + 1), (*lead, int(self.dims[6]))  # dims[6]: the source's length
+
+    def step(self, tokens: Tensor, maps: tuple[np.ndarray, np.ndarray] | None = None, first: bool = False) -> Tensor:
         """tokens: (rows,) or (rows, 1), fed at ``position`` → the next piece's logits (rows, V), padding −∞.
-        The tensor shares this search's buffer: the next step overwrites it."""
+        The tensor shares this search's buffer: the next step overwrites it.
+
+        maps: ``map_buffers()``, filled with each row's self- and cross-attention weights at this position
+        (the weights the step used, not recomputed).
+        first: every row is row 0 (a beam's first step, where all rows start alike): row 0 is computed
+        and copied to the others, logits, maps and caches alike (a step's time grows with its rows: 0.8 ms
+        for one, 1.3 ms for four on the built-in model)."""
         if self.position >= self.capacity:
             raise ValueError(f"no room for position {self.position} (capacity {self.capacity})")
+        self_maps = cross_maps = None
+        if maps is not None:
+            self_maps, cross_maps = maps
+            if any(m.shape != shape or m.dtype != np.float32 or not m.flags.c_contiguous
+                   for m, shape in zip(maps, self._map_shapes())):
+                raise ValueError("map buffers of the wrong shape: take them from map_buffers()")
         self.tokens[:] = tokens.reshape(-1).cpu().numpy()
+        if first and (self.tokens != self.tokens[0]).any():
+            raise ValueError(f"a first step feeds every row the same piece, not {self.tokens.tolist()}")
         status = self._step(self.dims.ctypes.data, self.pointers, self.fparams.ctypes.data, self.position,
-                            self.rows, self.tokens.ctypes.data, self.logits.ctypes.data)
+                            1 if first else self.rows, self.tokens.ctypes.data, self.logits.ctypes.data,
+                            None if self_maps is None else self_maps.ctypes.data,
+                            None if cross_maps is None else cross_maps.ctypes.data)
         if status != 0:
             raise ValueError(f"a piece outside the vocabulary: {self.tokens.tolist()}")
         self.position += 1
+        if first and self.rows > 1:
+            self.logits[1:] = self.logits[0]
+            for m in maps or ():
+                m[1:] = m[0]
+            self.reorder(torch.zeros(self.rows, dtype=torch.long))  # the caches of the rows not computed
         return torch.from_numpy(self.logits)
 
     def reorder(self, index: Tensor) -> None:

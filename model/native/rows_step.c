@@ -4,8 +4,8 @@
  * here, most of it each operation's fixed cost; its arithmetic is ~23 M multiply-adds on ~23 MB of fp32
  * weights. Here the step is one call. Unlike the draft (draft_step.c) this step decides the search: its
  * products are fp32, as the model's, and differ from PyTorch's only in the order of summation (~1e-6
- * relative). The attention maps still come from a pass of the modules over the chosen output
- * (model/decoding/decode.py), so they stay the model's own, bit for bit.
+ * relative). Asked to, it also writes each row's attention weights, the numbers that weighed the values:
+ * a translation's maps are then the search's own (model/decoding/beam_maps.py), with no second pass.
  *
  * Products read the model's own weights as PyTorch keeps them, (n, k) row-major: nothing is copied or
  * repacked, so a model is ready at once and a change to its weights (the live probe's training) is seen.
@@ -127,9 +127,11 @@ static void scale_heads(float *a, const float *mask, int heads, int d_k) {
 #define PER_LAYER 22
 
 /* Feed tokens[r] at ``position`` to row r (its caches hold the positions before it); write each row's
- * next-piece logits to logits (rows, V), padding −∞. Returns 0, or −1 for a position or token out of range. */
+ * next-piece logits to logits (rows, V), padding −∞. self_maps (rows, N_LAYERS, H, position + 1) and
+ * cross_maps (rows, N_LAYERS, H, SRC_LEN): NULL, or where each row's attention weights are written.
+ * Returns 0, or −1 for a position or token out of range. */
 int ae_rows_step(const int64_t *dims, void *const *p, const float *fparams, int position, int rows,
-                 const int64_t *tokens, float *logits) {
+                 const int64_t *tokens, float *logits, float *self_maps, float *cross_maps) {
     const int d = (int)dims[D_MODEL], heads = (int)dims[N_HEADS], d_k = (int)dims[D_K], d_ff = (int)dims[D_FF];
     const int vocab = (int)dims[VOCAB], layers = (int)dims[N_LAYERS], src = (int)dims[SRC_LEN];
     const int cap = (int)dims[CAPACITY], pad = (int)dims[PAD_ID], act = (int)dims[ACTIVATION];
@@ -165,7 +167,8 @@ int ae_rows_step(const int64_t *dims, void *const *p, const float *fparams, int 
                 memcpy(kr + ((size_t)hh * cap + position) * d_k, row + d + hh * d_k, sizeof(float) * (size_t)d_k);
                 memcpy(vr + ((size_t)hh * cap + position) * d_k, row + 2 * d + hh * d_k, sizeof(float) * (size_t)d_k);
             }
-            attend(row, kr, vr, heads, d_k, position + 1, cap, scores, a + (size_t)r * d);
+            attend(row, kr, vr, heads, d_k, position + 1, cap, scores, a + (size_t)r * d,
+                   self_maps ? self_maps + ((size_t)r * layers + l) * heads * (position + 1) : NULL);
             scale_heads(a + (size_t)r * d, self_mask ? self_mask + (size_t)l * heads : NULL, heads, d_k);
         }
         product(&m[1], a, y, rows, d, d);
@@ -173,7 +176,8 @@ int ae_rows_step(const int64_t *dims, void *const *p, const float *fparams, int 
         /* Encoder-decoder attention over the source's keys and values (computed once a sentence). */
         product(&m[2], x, qkv, rows, d, d);
         for (int r = 0; r < rows; r++) {
-            attend(qkv + (size_t)r * d, ck, cv, heads, d_k, src, src, scores, a + (size_t)r * d);
+            attend(qkv + (size_t)r * d, ck, cv, heads, d_k, src, src, scores, a + (size_t)r * d,
+                   cross_maps ? cross_maps + ((size_t)r * layers + l) * heads * src : NULL);
             scale_heads(a + (size_t)r * d, cross_mask ? cross_mask + (size_t)l * heads : NULL, heads, d_k);
         }
         product(&m[3], a, y, rows, d, d);

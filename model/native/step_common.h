@@ -69,9 +69,10 @@ static void add_norm(float *x, const float *y, const float *g, const float *b, i
     for (int i = 0; i < d; i++) x[i] = (x[i] - mean) * inv * g[i] + b[i];
 }
 
-/* out (H·d_k) = softmax(q kᵀ/√d_k) v per head, over keys k, v (H, stride, d_k) rows [0, n). */
+/* out (H·d_k) = softmax(q kᵀ/√d_k) v per head, over keys k, v (H, stride, d_k) rows [0, n). weights:
+ * NULL, or (H, n) where each head's attention weights are written, the very numbers that weigh v. */
 static void attend(const float *q, const float *k, const float *v, int heads, int d_k, int n, int stride,
-                   float *scores, float *out) {
+                   float *scores, float *out, float *weights) {
     const float scale = 1.0f / sqrtf((float)d_k);
     for (int h = 0; h < heads; h++) {
         const float *qh = q + h * d_k, *kh = k + (size_t)h * stride * d_k, *vh = v + (size_t)h * stride * d_k;
@@ -86,6 +87,7 @@ static void attend(const float *q, const float *k, const float *v, int heads, in
         memset(oh, 0, sizeof(float) * (size_t)d_k);
         for (int t = 0; t < n; t++) {
             const float p = scores[t] / total;
+            if (weights != NULL) weights[(size_t)h * n + t] = p;
             for (int i = 0; i < d_k; i++) oh[i] += p * vh[(size_t)t * d_k + i];
         }
     }

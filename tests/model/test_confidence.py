@@ -66,8 +66,8 @@ def test_a_files_sentence_scores_equal_each_sentences_own(tiny_model_dir):
 
 @pytest.mark.parametrize("beam", [1, 4])
 def test_the_probabilities_come_from_a_pass_the_translation_makes_anyway(tiny_model_dir, beam, monkeypatch):
-    # Beam search's maps need a teacher-forced pass, greedy's a checking pass: the probabilities come from
-    # those, not from a decoder pass of their own (it cost ~10% of a beam-4 translation).
+    # Greedy's maps come from its checking pass, beam search's from its own steps (the native rows step):
+    # the probabilities come from those, not from a decoder pass of their own (~10% of a beam-4 translation).
     from model.checkpoint import load_model
     from model.decoding import decode
     loaded = load_model(tiny_model_dir)

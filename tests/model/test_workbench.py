@@ -60,7 +60,13 @@ def test_final_beam_lists_every_hypothesis_scored_as_the_search_scored_it(loaded
         # Its own maps: the decoder's queries are <s> and its own pieces.
         assert h.attention.target_tokens == ("<s>",) + (h.pieces + ("</s>",))[:len(out) - 1]
     assert len({h.pieces for h in hyps}) == len(hyps)
-    np.testing.assert_array_equal(hyps[0].attention.cross, best.attention.cross)
+    # The hypotheses' maps come from a pass of the modules, the translation's from its search's steps.
+    np.testing.assert_allclose(hyps[0].attention.cross, best.attention.cross, rtol=0, atol=1e-5)
+    # The beam dock's first row is "the translation shown": it shows the translation's own numbers.
+    more = translate_more(loaded, SENTENCE, 4, capture_beam=True)
+    assert more.beam.hypotheses[0].attention is more.attention
+    assert [h.pieces for h in more.beam.hypotheses] == [h.pieces for h in hyps]
+    np.testing.assert_array_equal(more.beam.hypotheses[1].attention.cross, hyps[1].attention.cross)
 
 
 def test_translate_more_adds_the_unablated_translation_and_removing_nothing_changes_nothing(loaded):
