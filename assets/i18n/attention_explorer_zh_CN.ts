@@ -2537,5 +2537,69 @@ or train a new model on a parallel corpus.</source>
       <source>{path} holds other files and no run; choose a new or empty folder for the run</source>
       <translation>{path} 中有其他文件，却没有训练运行；请为运行选择一个新的或空的文件夹</translation>
     </message>
+    <message>
+      <source>{path} names {name}, which is missing; {here}</source>
+      <translation>{path} 指向 {name}，但它不存在；{here}</translation>
+    </message>
+    <message>
+      <source>{path} names {name}, which has no {file}; {here}</source>
+      <translation>{path} 指向 {name}，但其中没有 {file}；{here}</translation>
+    </message>
+    <message>
+      <source>{path} names {name}, which is not a checkpoint folder inside {run}; {here}</source>
+      <translation>{path} 指向 {name}，它不是 {run} 中的检查点文件夹；{here}</translation>
+    </message>
+    <message>
+      <source>{path} is empty; {here}</source>
+      <translation>{path} 是空的；{here}</translation>
+    </message>
+    <message>
+      <source>{path}: 'meta' must be an object, got {value}</source>
+      <translation>{path}：“meta”必须是一个对象，实际为 {value}</translation>
+    </message>
+    <message>
+      <source>{path}: meta.{field} must be a whole number of at least 0, got {value}</source>
+      <translation>{path}：meta.{field} 必须是不小于 0 的整数，实际为 {value}</translation>
+    </message>
+    <message>
+      <source>{path}: meta.elapsed_s must be a number of seconds, got {value}</source>
+      <translation>{path}：meta.elapsed_s 必须是秒数，实际为 {value}</translation>
+    </message>
+    <message>
+      <source>{path} does not fit this model: {detail}</source>
+      <translation>{path} 与这个模型不匹配：{detail}</translation>
+    </message>
+    <message>
+      <source>{where} is not a training config of this app: it holds no JSON object</source>
+      <translation>{where} 不是本应用的训练配置：其中没有 JSON 对象</translation>
+    </message>
+    <message>
+      <source>{where} is not a training config of this app: it has no 'model' section</source>
+      <translation>{where} 不是本应用的训练配置：其中没有“model”部分</translation>
+    </message>
+    <message>
+      <source>{where}: 'model' must be an object of the model's sizes, got {value}</source>
+      <translation>{where}：“model”必须是描述模型尺寸的对象，实际为 {value}</translation>
+    </message>
+    <message>
+      <source>{where}: stages must be a list of objects, got {value}</source>
+      <translation>{where}：stages 必须是对象列表，实际为 {value}</translation>
+    </message>
+    <message>
+      <source>checkpoints here: {names} (and {n} older)</source>
+      <translation>此处的检查点：{names}（以及 {n} 个更早的）</translation>
+    </message>
+    <message>
+      <source>checkpoints here: {names}</source>
+      <translation>此处的检查点：{names}</translation>
+    </message>
+    <message>
+      <source>the folder holds no checkpoint</source>
+      <translation>该文件夹中没有检查点</translation>
+    </message>
+    <message>
+      <source>the training config</source>
+      <translation>训练配置</translation>
+    </message>
   </context>
 </TS>

@@ -60,8 +60,29 @@ FORMS = (
     N_("a model of {params} M parameters needs at least {need} GiB to train (weights, gradients and Adam's "
        "two moments, before activations), but {device} has {free} GiB free; "
        "choose a smaller preset or d_model"),  # memory.check_fits
+    # A damaged run named in "Resume from": its LATEST (checkpoint.resolve), a checkpoint's meta
+    # (checkpoint.check_meta), its train_state.pt (state.check_state_fits), its train_config.json
+    # (config.TrainConfig.from_json). The technical detail after "does not fit this model:" stays English.
+    N_("{path} names {name}, which is missing; {here}"),
+    N_("{path} names {name}, which has no {file}; {here}"),
+    N_("{path} names {name}, which is not a checkpoint folder inside {run}; {here}"),
+    N_("{path} is empty; {here}"),
+    N_("{path}: 'meta' must be an object, got {value}"),
+    N_("{path}: meta.{field} must be a whole number of at least 0, got {value}"),
+    N_("{path}: meta.elapsed_s must be a number of seconds, got {value}"),
+    N_("{path} does not fit this model: {detail}"),
+    N_("{where} is not a training config of this app: it holds no JSON object"),
+    N_("{where} is not a training config of this app: it has no 'model' section"),
+    N_("{where}: 'model' must be an object of the model's sizes, got {value}"),
+    N_("{where}: stages must be a list of objects, got {value}"),
     N_("Unexpected error: {kind}: {error}"),  # explorer/training/worker.error_message
 )
+HERE = (  # checkpoint._checkpoints_here: which checkpoints a damaged run still has
+    N_("checkpoints here: {names} (and {n} older)"),
+    N_("checkpoints here: {names}"),
+    N_("the folder holds no checkpoint"),
+)
+WHERE = (N_("the training config"),)  # TrainConfig.from_json's name for a config without a file
 # Parts that are sentences of their own, by the name the forms give them.
 KEPT = (  # what is left on disk: train._train, state.save_failure, torchrun._failure
     N_("the last good checkpoint {path} is intact"),
@@ -90,6 +111,11 @@ def model_error(text: str) -> str:
     return _RUN.say(text)
 
 
+def _where(value: str) -> str:
+    """TrainConfig.from_json's ``where``: its fixed name for the config said again, a path kept."""
+    return translate(value) if value in WHERE else value
+
+
 def os_reason(value: str) -> str:
     """The operating system's reason a write failed, said again where it is one of the common ones."""
     return translate(value) if value in REASONS else value
@@ -98,5 +124,7 @@ def os_reason(value: str) -> str:
 # Parts that are sentences of their own, said again (in any of the forms, which nest); the rest (paths,
 # values) are data, kept as they came.
 _PARTS: dict = {}
-_RUN, _KEPT, _DIVERGED, _WHY = (MessageForms(forms, NUMBERS, _PARTS) for forms in (FORMS, KEPT, DIVERGED, WHY))
-_PARTS.update(message=model_error, reason=os_reason, kept=_KEPT.say, diverged=_DIVERGED.say, why=_WHY.say)
+_RUN, _KEPT, _DIVERGED, _WHY, _HERE = (MessageForms(forms, NUMBERS, _PARTS)
+                                       for forms in (FORMS, KEPT, DIVERGED, WHY, HERE))
+_PARTS.update(message=model_error, reason=os_reason, kept=_KEPT.say, diverged=_DIVERGED.say, why=_WHY.say,
+              here=_HERE.say, where=_where)

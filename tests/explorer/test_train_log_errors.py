@@ -258,6 +258,99 @@ def test_a_checkpoint_of_another_model(tmp_path, data, english_after):
     check_said(error_message(refused.value), "检查点的模型配置与这次运行的不同")
 
 
+@pytest.fixture(scope="module")
+def finished_run(tmp_path_factory) -> Path:
+    """A run of two steps through the GUI's worker, copied by each case before it is damaged."""
+    tmp = tmp_path_factory.mktemp("finished")
+    worker = TrainWorker()
+    events = []
+    worker.progress.connect(lambda r: events.append(r.event))
+    cfg = corpus_config(tmp, task="reverse")
+    worker.run(TrainRequest(cfg))
+    assert events[-1] == "done", events
+    return Path(cfg.out_dir)
+
+
+def _json_edit(path: Path, edit) -> None:
+    import json
+    data = json.loads(path.read_text(encoding="utf-8"))
+    edit(data)
+    path.write_text(json.dumps(data), encoding="utf-8")
+
+
+def _unfit_state(step: Path) -> None:
+    state = torch.load(step / "train_state.pt", weights_only=True)
+    state["optimizer"]["param_groups"] = []
+    torch.save(state, step / "train_state.pt")
+
+
+@pytest.mark.parametrize(("damage", "chinese", "data"), [
+    (lambda run, step: (run / "LATEST").write_text("step-09999999"), "指向 step-09999999，但它不存在；此处的检查点：",
+     ("{run}/LATEST", "step-09999999", "{step}")),
+    (lambda run, step: (run / "LATEST").write_text(""), "是空的；此处的检查点：", ("{run}/LATEST", "{step}")),
+    (lambda run, step: (run / "LATEST").write_text("../elsewhere"), "它不是 ",
+     ("{run}/LATEST", "'../elsewhere'", "{run}", "{step}")),
+    (lambda run, step: (run / step / "config.json").rename(run / "moved.json"),
+     "但其中没有 config.json；该文件夹中没有检查点",
+     ("{run}/LATEST", "{step}", "config.json")),
+    (lambda run, step: _json_edit(run / step / "config.json", lambda d: d["meta"].update(step="x")),
+     "必须是不小于 0 的整数，实际为 'x'", ("{run}/{step}/config.json", "meta.step", "'x'")),
+    (lambda run, step: _json_edit(run / step / "config.json", lambda d: d.update(meta=[])),
+     "“meta”必须是一个对象，实际为 []", ("{run}/{step}/config.json", "meta")),
+    (lambda run, step: _json_edit(run / step / "config.json", lambda d: d["meta"].update(elapsed_s="1h")),
+     "必须是秒数，实际为 '1h'", ("{run}/{step}/config.json", "meta.elapsed_s", "'1h'")),
+    (lambda run, step: _json_edit(run / step / "train_config.json", lambda d: d.update(model=5)),
+     "训练配置：“model”必须是描述模型尺寸的对象，实际为 5", ("model",)),
+    (lambda run, step: _json_edit(run / step / "train_config.json", lambda d: d.update(stages=3)),
+     "训练配置：stages 必须是对象列表，实际为 3", ("stages",)),
+    (lambda run, step: (run / step / "train_config.json").write_text("[]"),
+     "训练配置 不是本应用的训练配置：其中没有 JSON 对象", ("JSON",)),
+    (lambda run, step: _json_edit(run / step / "train_config.json", lambda d: d.pop("model")),
+     "不是本应用的训练配置：其中没有“model”部分", ("model",)),
+])
+def test_a_damaged_run_to_resume(tmp_path, finished_run, english_after, damage, chinese, data):
+    import shutil
+    run = tmp_path / "copy"
+    shutil.copytree(finished_run, run)
+    step = (run / "LATEST").read_text().strip()
+    damage(run, step)
+    config = corpus_config(tmp_path, task="reverse").replace(out_dir=str(tmp_path / "next"))
+    message = worker_error(TrainRequest(config, resume=str(run)))
+    check_said(message, chinese, *(part.format(run=run, step=step) for part in data))
+
+
+def test_a_training_state_of_another_shape(tmp_path, finished_run, english_after):
+    import shutil
+    run = tmp_path / "copy"
+    shutil.copytree(finished_run, run)
+    step = run / (run / "LATEST").read_text().strip()
+    _unfit_state(step)
+    config = corpus_config(tmp_path, task="reverse").replace(out_dir=str(tmp_path / "next"))
+    message = worker_error(TrainRequest(config, resume=str(run)))
+    assert message.endswith("does not fit this model: its optimizer has 0 parameter groups, the run's has 1")
+    i18n.install_language("zh_CN")
+    try:
+        line = model_error(message)
+    finally:
+        i18n.install_language("en")
+    # The frame is said again; the optimizer's detail is technical and stays as the model wrote it.
+    assert line == f"{step / 'train_state.pt'} 与这个模型不匹配：its optimizer has 0 parameter groups, the run's has 1"
+
+
+def test_a_damaged_run_of_many_checkpoints_names_the_newest(tmp_path, english_after):
+    from model.checkpoint import CheckpointError, resolve
+    for step in range(1, 6):
+        (tmp_path / f"step-{step:08d}").mkdir()
+        (tmp_path / f"step-{step:08d}" / "config.json").write_text("{}")
+    (tmp_path / "LATEST").write_text("")
+    with pytest.raises(CheckpointError) as refused:
+        resolve(tmp_path)
+    newest = [f"step-{step:08d}" for step in (3, 4, 5)]
+    line = check_said(str(refused.value), f"是空的；此处的检查点：{', '.join(newest)}（以及 2 个更早的）",
+                      str(tmp_path / "LATEST"), *newest)
+    assert line.startswith(f"{tmp_path / 'LATEST'} 是空的；")
+
+
 def test_the_training_processes_failing(tmp_path, english_after):
     from model.training.torchrun import _failure
 
