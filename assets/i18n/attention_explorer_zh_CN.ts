@@ -2601,5 +2601,13 @@ or train a new model on a parallel corpus.</source>
       <source>the training config</source>
       <translation>训练配置</translation>
     </message>
+    <message>
+      <source>too long for the model: translated in {parts} parts</source>
+      <translation>对模型来说太长：分成 {parts} 段翻译</translation>
+    </message>
+    <message>
+      <source>a part of it produced no translation (marked […])</source>
+      <translation>其中一段没有译文（以 […] 标出）</translation>
+    </message>
   </context>
 </TS>

@@ -14,19 +14,27 @@ from PySide6.QtGui import QColor, QTextCharFormat, QTextCursor
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QPlainTextEdit, QTableWidget, QTableWidgetItem
 
 from explorer.translate.confidence import show_confidence
-from explorer.ui.i18n import tr
+from explorer.ui.i18n import N_, tr
+from explorer.ui.message_forms import MessageForms
 from model.records import Paragraph
 
 VISIBLE_ROWS = 5  # rows shown before the table scrolls: the column below it must stay reachable
 FLAG_COLOUR = QColor(180, 40, 30)
 
 
+# The model's notes (model.paragraphs.translate_text.NOTES), each a form said again in the window's language.
+NOTE_FORMS = MessageForms((
+    N_("the model repeated itself"),
+    N_("stopped at the length limit"),
+    N_("no translation came out"),
+    N_("too long for the model: translated in {parts} parts"),
+    N_("a part of it produced no translation (marked […])"),
+), numbers=("parts",))
+
+
 def note_text(note: str) -> str:
-    """A flagged sentence's note in the window's language (the model's notes are English)."""
-    known = {"the model repeated itself": tr("the model repeated itself"),
-             "stopped at the length limit": tr("stopped at the length limit"),
-             "no translation came out": tr("no translation came out")}
-    return "; ".join(known.get(part, part) for part in note.split("; ")) if note else ""
+    """A flagged sentence's note in the window's language (the model's notes are English, joined by "; ")."""
+    return "; ".join(NOTE_FORMS.say(part) for part in note.split("; ")) if note else ""
 
 
 def paragraph_counts(paragraph: Paragraph) -> str:

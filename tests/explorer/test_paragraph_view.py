@@ -165,3 +165,15 @@ def test_a_narrow_tables_header_ends_in_an_ellipsis_not_a_cut_letter(qtbot):
     ink = [abs(image.pixelColor(right, y).lightness() - image.pixelColor(bare, y).lightness())
            for y in range(image.height())]
     assert max(ink) < 40, "a letter runs into the edge"
+
+
+def test_a_split_sentences_notes_in_chinese(qapp):
+    """The notes of a sentence too long for the model, as the model writes them, in the Chinese table."""
+    from explorer.translate.sentence_table import note_text
+    from model.paragraphs.translate_text import EMPTY_PART, SPLIT, SentenceTranslation
+    from tests.explorer.said_in_chinese import said_in_chinese
+    sentence = SentenceTranslation("a long one", "ein langer […]", 0, flags=(SPLIT, EMPTY_PART), parts=3)
+    line = said_in_chinese(note_text, sentence.note, "对模型来说太长：分成 3 段翻译", "[…]")
+    assert line == "对模型来说太长：分成 3 段翻译; 其中一段没有译文（以 […] 标出）"
+    repeated = SentenceTranslation("Go on.", "weiter weiter", 0, flags=("repeated",))
+    assert said_in_chinese(note_text, repeated.note, "模型在重复自己") == "模型在重复自己"
