@@ -27,6 +27,7 @@ from PySide6.QtWidgets import (
 
 from explorer.attention.text_fit import wrapped_height
 from explorer.attention.tokens import display_piece
+from explorer.lecture.formula_numbers import SHORT, fitted_count, format_numbers
 from explorer.ui.chinese_font import with_chinese
 from explorer.ui.flow_layout import FlowLayout
 from explorer.ui.i18n import again, tr
@@ -35,10 +36,6 @@ from model.analysis.walkthrough import FormulaRow, formula_row, hand_example
 from model.records import KIND_TITLES, KINDS, AttentionMaps, AttentionVectors
 
 HAND, SENTENCE = "hand", "sentence"
-SHORT = 8  # vector entries shown before "show all": enough to check by hand, few enough for a projector
-# The fewest entries a vector's row keeps when fewer fit its line: a row of two lines (zoomed type, a
-# narrow dock) showed half as many steps unscrolled, and "[1.9, 1.8, −0.2, … (32 in all)]" still reads.
-LEAST_SHOWN = 3
 NBSP = "\u00a0"
 MONO_FACTOR = 0.8  # the numbers' size against the app font: a fixed-width face looks larger at equal size
 
@@ -53,42 +50,6 @@ STEPS = (
     ("output", "Σ_j a_j v_j  (this head's output)"),
     ("sharpness", "without ÷√d_k the row is sharper"),
 )
-
-
-def format_numbers(values: np.ndarray, decimals: int, limit: int | None = None) -> str:
-    """'[0.710, 1.400, 2.125]': the same decimals for every entry of the row, as few as its entries need
-    (at most ``decimals``: '[1, 2, 3]' for whole numbers), −∞ as such, '…' past ``limit``.
-
-    One count for the whole row: dropping each entry's own trailing zeros wrote '[0.296, 0.17, −1.57]',
-    which reads as numbers of different precision (a teacher's walk-through, 2026-12-03)."""
-    shown = values if limit is None or len(values) <= limit else values[:limit]
-    finite = [float(x) for x in shown if not np.isneginf(x)]
-    places = max((_places(x, decimals) for x in finite), default=0)
-
-    def one(x: float) -> str:
-        if np.isneginf(x):
-            return "−∞"
-        text = f"{x:.{places}f}"
-        if float(text) == 0.0:
-            text = text.lstrip("-")  # never "−0.000"
-        return text.replace("-", "−")
-    more = "" if len(shown) == len(values) else tr(", … ({n} in all)", n=len(values))
-    return "[" + ", ".join(one(float(x)) for x in shown) + more + "]"
-
-
-def _places(x: float, decimals: int) -> int:
-    """The decimals ``x`` needs at ``decimals`` places once its trailing zeros are dropped."""
-    text = f"{x:.{decimals}f}"
-    return len(text.rstrip("0").partition(".")[2]) if "." in text else 0
-
-
-def fitted_count(values: np.ndarray, decimals: int, metrics: QFontMetrics, width: int) -> int:
-    """The most entries (``LEAST_SHOWN`` … ``SHORT``) of ``values`` whose row fits ``width`` px on one line
-    in ``metrics``' font."""
-    for count in range(min(SHORT, len(values)), LEAST_SHOWN, -1):
-        if metrics.horizontalAdvance(format_numbers(values, decimals, count)) <= width:
-            return count
-    return min(LEAST_SHOWN, len(values))
 
 
 class FormulaView(QWidget):
