@@ -13,6 +13,7 @@ from pathlib import Path
 
 from model.checkpoint import LoadedModel, load_model
 from model.decoding.batches import translate_many
+from model.decoding.decode import MAX_SOURCE_PIECES
 from model.decoding.threads import eval_threads
 from model.languages import bleu_tokenizer
 
@@ -40,10 +41,29 @@ def score(loaded: LoadedModel, src: list[str], ref: list[str], beam: int = 1, al
     t0 = time.perf_counter()
     hyps = translate_many(loaded.model, loaded.tokenizer, src, beam_size=beam, alpha=alpha,
                           threads=eval_threads(), progress=progress)
+    for i in too_long(loaded, src):  # cut at the model's limit above: translated whole, as text mode does
+        hyps[i] = whole_line(loaded, src[i], beam, alpha)
     bleu = sacrebleu.corpus_bleu(hyps, [ref], tokenize=tokenize).score
     chrf = sacrebleu.corpus_chrf(hyps, [ref]).score
     return Score(label, len(src), beam, alpha, round(bleu, 2), round(chrf, 2),
                  round(time.perf_counter() - t0, 1), tokenize), hyps
+
+
+def too_long(loaded: LoadedModel, src: list[str]) -> list[int]:
+    """The sources longer than the model takes at once (``MAX_SOURCE_PIECES``): ``translate_many`` keeps
+    their first pieces only, as training's validation wants it, which would score a cut translation
+    against a whole reference."""
+    return [i for i, text in enumerate(src) if len(loaded.tokenizer.encode(text)) > MAX_SOURCE_PIECES]
+
+
+def whole_line(loaded: LoadedModel, text: str, beam: int, alpha: float) -> str:
+    """One long source line translated whole: its sentences, and a sentence past the limit in parts
+    (model.paragraphs), joined as the target language writes them; on one line, as the reference is."""
+    from model.languages import model_target
+    from model.paragraphs.translate_text import translate_text
+    result = translate_text(loaded, text, beam_size=beam, alpha=alpha, tgt_lang=model_target(loaded.path) or "de",
+                            threads=eval_threads(), confidence=False)
+    return result.text.replace("\n", " ")
 
 
 def floors(s: Score) -> dict[str, float]:

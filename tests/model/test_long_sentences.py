@@ -109,3 +109,26 @@ def test_a_warning_quotes_the_start_of_its_sentence(tmp_path, tiny_model_dir, ca
     assert warnings and all(len(w) < 300 for w in warnings)
     quoted = warnings[0].rsplit(": ", 1)[1]
     assert quoted == text[:80].rstrip() + "…"
+
+
+def test_evaluation_translates_a_line_longer_than_the_model_takes_whole(tiny_model_dir, monkeypatch):
+    """BLEU of a test set with a line past the limit: that line's hypothesis is its whole translation (in
+    parts, as text mode gives it), not the translation of its first pieces, scored against a whole reference."""
+    from model.card import scores
+    from model.checkpoint import load_model
+    from model.decoding import batches
+    from model.decoding.batches import translate_many
+    from model.languages import model_target
+    from model.paragraphs import translate_text as tt
+    loaded = load_model(tiny_model_dir)
+    for module in (batches, scores, tt):
+        monkeypatch.setattr(module, "MAX_SOURCE_PIECES", 12)  # small, so the parts decode quickly
+    short, long = "3 1 4", " , ".join(["3 1 4 1 5 9"] * 4)
+    assert len(loaded.tokenizer.encode(long)) > 12 >= len(loaded.tokenizer.encode(short))
+    result, hyps = scores.score(loaded, [short, long], ["4 1 3", "9 5 1 4 1 3"], beam=1)
+    cut = translate_many(loaded.model, loaded.tokenizer, [short, long])
+    whole = tt.translate_text(loaded, long, beam_size=1, tgt_lang=model_target(loaded.path) or "de",
+                              confidence=False)
+    assert whole.sentences[0].parts > 1 or len(whole.sentences) > 1
+    assert hyps == [cut[0], whole.text] and hyps[1] != cut[1]
+    assert result.sentences == 2
