@@ -2609,5 +2609,9 @@ or train a new model on a parallel corpus.</source>
       <source>a part of it produced no translation (marked […])</source>
       <translation>其中一段没有译文（以 […] 标出）</translation>
     </message>
+    <message>
+      <source>Largest zoom for this window's width (×{scale:.2f}): a wider window or full screen allows more, and presentation mode (F5) shows the views larger</source>
+      <translation>这是适合当前窗口宽度的最大缩放（×{scale:.2f}）：更宽的窗口或全屏可以放得更大，演示模式（F5）会把视图显示得更大</translation>
+    </message>
   </context>
 </TS>

@@ -9,6 +9,7 @@ from PySide6.QtCore import QSize, QTimer
 from PySide6.QtWidgets import QApplication
 
 from explorer.ui import style
+from explorer.ui.i18n import tr
 from explorer.window.ports import refit_formula_dock
 from explorer.window.retranslate import english_source
 
@@ -117,8 +118,21 @@ class WindowDisplay:
             # font a turn of the event loop later, and the map's plot takes its size after that.
             QTimer.singleShot(0, self, lambda: QTimer.singleShot(0, self, lambda: refit_formula_dock(self, dock)))
 
-    def zoom_in(self) -> None:
-        self.set_font_scale(self._font_scale * style.ZOOM_STEP)
+    def zoom_in(self) -> bool:
+        """One step larger, unless the window is too narrow for every control at that size: a teacher
+        zooming for the back row on a 1024 × 768 projector found "Encoder" cut to "ncode", the step
+        counter and the training form cut a step past ×1.52 (see ``style.WIDTH_PER_SCALE``). There the
+        status line says why and what gives more room. Returns whether it zoomed."""
+        wanted = style.clamp_scale(self._font_scale * style.ZOOM_STEP)
+        if wanted <= self._font_scale + 1e-6:
+            return False  # the largest zoom there is
+        if wanted > style.largest_scale(self.width()) + 1e-6:
+            self.show_status(tr("Largest zoom for this window's width (×{scale:.2f}): a wider window or full "
+                                "screen allows more, and presentation mode (F5) shows the views larger",
+                                scale=self._font_scale))
+            return False
+        self.set_font_scale(wanted)
+        return True
 
     def zoom_out(self) -> None:
         self.set_font_scale(self._font_scale / style.ZOOM_STEP)

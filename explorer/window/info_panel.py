@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QEvent, Qt, QTimer
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QFormLayout,
@@ -120,6 +120,14 @@ class InfoPanel(QWidget):
         layout.addWidget(self.config_table, 100)
         layout.addStretch(1)
         self.set_info(None)
+
+    def changeEvent(self, event) -> None:  # Qt override
+        # Zoomed, the wrapped values ("Trained with Attention Explorer") kept the heights of their old
+        # lines: QFormLayout kept its height for the width it had, and the column's width had not changed,
+        # so the labels showed two lines of four. Laid out again once every label has its new font.
+        if event.type() == QEvent.Type.FontChange:
+            QTimer.singleShot(0, self, self._form.invalidate)
+        super().changeEvent(event)
 
     def set_info(self, info) -> None:
         """Fill the panel from a ModelInfo; None shows that nothing is loaded."""

@@ -39,6 +39,7 @@ from explorer.ui.i18n import N_, again, tr
 from explorer.ui.menu_room import give_menus_room
 from explorer.ui.recent import RecentModels, open_settings
 from explorer.ui.scroll import ColumnScrollArea
+from explorer.ui.short_tabs import short_tabs
 from explorer.ui.status_label import StatusLabel
 from explorer.window.busy_look import DelayedBusy
 from explorer.window.display import MIN_SIZE, WindowDisplay
@@ -105,6 +106,7 @@ class MainWindow(WindowDisplay, QMainWindow):
         self.attention_stack.addWidget(self.attention_panel)
         self.tabs = QTabWidget()
         self.tabs.setDocumentMode(True)
+        short_tabs(self.tabs)  # zoomed on a projector, long titles shorten rather than hide tabs
         self.tabs.addTab(self.attention_stack, "Attention")
         self.tabs.addTab(self.pe_tab, "Positional encoding")
         self.train_panel = TrainPanel()
