@@ -36,8 +36,9 @@ ERROR = "#b00020"
 # models at four client sizes, every tab and the formula dock, English and Chinese (stop 52): the largest
 # zoom step at which nothing inside any tab was squeezed or cut was ×1.52 at 1008 px wide (a 1024 × 768
 # projector's window), ×2.01 at 1264, ×2.31 at 1424 and ×3.0 at 1904 (Chinese ×1.75 at 1008); one step
-# more cut "Encoder" to "ncode", the step counter and the training form. Width decided it at every size.
-WIDTH_PER_SCALE = 630
+# more cut "Encoder" to "ncode", the step counter and the training form. Width decided it at every size;
+# 625 px a unit allows each of those steps but the 1424-px one (×2.01 there), and none past them.
+WIDTH_PER_SCALE = 625
 
 
 def clamp_scale(scale: float) -> float:

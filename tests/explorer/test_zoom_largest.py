@@ -62,7 +62,7 @@ def test_at_a_projectors_size_zoom_stops_where_every_control_still_shows(qtbot, 
         if lang != "en":
             assert set_language(win, lang, remember=False) == ""
         scale = zoom_all_the_way(qtbot, win, PROJECTOR)
-        # The largest step at most 1008 / 630 = 1.6: three steps of 1.15.
+        # The largest step at most 1008 / 625 = 1.61: three steps of 1.15.
         assert scale == pytest.approx(style.ZOOM_STEP ** 3) and scale * style.ZOOM_STEP > style.largest_scale(1008)
         said = win.state_label.text()  # the status line says why the zoom stopped, and what gives more
         assert "×1.52" in said and ("F5" in said) and (("最大缩放" in said) if lang != "en" else "Largest zoom" in said)
@@ -105,5 +105,6 @@ def test_a_wide_window_zooms_to_the_largest_size(qtbot, loaded):
 
 def test_the_largest_scale_follows_the_width():
     assert style.largest_scale(500) == 1.0  # the plain size is always offered
-    assert style.largest_scale(1008) == pytest.approx(1.6)
+    assert style.largest_scale(1008) == pytest.approx(1.6128)
+    assert style.largest_scale(1264) >= style.ZOOM_STEP ** 5  # 1280 × 800 less a frame: ×2.01, clean there
     assert style.largest_scale(4000) == style.MAX_SCALE
