@@ -78,3 +78,6 @@ class Stage:
     # The next (+1) or previous (−1) main tab: its tab bar is hidden meanwhile, and Ctrl+Tab moved only the
     # tab widget that had the focus, so the Positional encoding tab's own two tabs held a presenter there.
     switch_tab: Callable[[int], None] = lambda _step: None
+    # The largest zoom the window's width takes (explorer/ui/style.largest_scale): presenting enlarges up
+    # to it, not past it (×1.52 × 1.3 on a 1024 × 768 projector crushed the Step tab's maps to a strip).
+    largest_scale: Callable[[], float] = lambda: float("inf")

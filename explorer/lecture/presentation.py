@@ -102,7 +102,9 @@ class PresentationMode(QObject):
         self.bar.set_sentence(stage.sentence.text())
         self.bar.set_translation(stage.sentence.translation_text())
         self.bar.show()
-        stage.set_font_scale(self._saved["scale"] * FONT_FACTOR)
+        # Larger by FONT_FACTOR, as far as the window's width takes; never smaller than the zoom already set.
+        scale = self._saved["scale"]
+        stage.set_font_scale(min(scale * FONT_FACTOR, max(scale, stage.largest_scale())))
         self._escape.setEnabled(True)
         for shortcut in self._tab_keys:
             shortcut.setEnabled(True)

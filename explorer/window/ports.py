@@ -12,6 +12,7 @@ from PySide6.QtWidgets import QDockWidget, QStyle
 
 from explorer.lecture.lesson_player import LessonRoom
 from explorer.lecture.ports import Clock, Docks, Sentence, Stage, Tabs
+from explorer.ui import style
 
 # The most of the window's height the dock under the maps takes: at fonts ×1 on a 1024 × 768 projector its
 # steps, one line each, show unscrolled in it (bottom_height gives it only what they need).
@@ -57,7 +58,8 @@ def stage_port(window) -> Stage:
     return Stage(chrome=(window.sidebar, window.statusBar(), window.menuBar(), window.tabs.tabBar()),
                  sentence=sentence_port(window), attention=window.attention_panel,
                  font_scale=late(window, "font_scale"), set_font_scale=late(window, "set_font_scale"),
-                 switch_tab=lambda step: _switch_tab(window.tabs, step))
+                 switch_tab=lambda step: _switch_tab(window.tabs, step),
+                 largest_scale=lambda: style.largest_scale(window.width()))
 
 
 def _switch_tab(tabs, step: int) -> None:

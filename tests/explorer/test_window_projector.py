@@ -209,6 +209,32 @@ def test_presentation_mode_shows_only_the_view_and_the_sentence(qtbot, loaded):
     assert [a for a in win.actions() if a is win.presentation_action]  # F5 works with no menu bar
 
 
+def test_presentation_mode_enlarges_only_as_far_as_the_window_takes(qtbot, loaded):
+    """Zoomed as far as a projector's window allows (×1.52), presenting went on to ×1.98, where the Step
+    tab's maps were a strip and their colour bar's labels one blot: it now stops at the width's largest."""
+    from explorer.ui import style  # noqa: PLC0415
+    win = loaded
+    try:
+        win.resize(1008, 728)
+        qtbot.waitUntil(lambda: win.width() == 1008)
+        while win.zoom_in():
+            pass
+        zoomed = win.font_scale()
+        assert zoomed == pytest.approx(style.ZOOM_STEP ** 3)
+        win.presentation_action.trigger()
+        assert win.font_scale() == pytest.approx(style.largest_scale(1008)) and win.font_scale() > zoomed
+        win.presentation_action.trigger()
+        assert win.font_scale() == pytest.approx(zoomed)
+        win.reset_zoom()
+        win.presentation_action.trigger()  # unzoomed, there is room for the whole enlargement
+        assert win.font_scale() == pytest.approx(FONT_FACTOR)
+        win.presentation_action.trigger()
+    finally:
+        if win.presentation.is_active():
+            win.presentation_action.trigger()
+        win.reset_zoom()
+
+
 def test_presentation_mode_moves_between_the_main_tabs_by_keyboard(qtbot, loaded):
     """Its tab bar hidden, Ctrl+Tab moved the tab widget that had the focus: from the Positional encoding
     tab's own two tabs no key reached Train, Workbench or Attention again (a walk-through, 2026-12-04)."""
