@@ -131,8 +131,9 @@ class ValueGrid(QtWidgets.QWidget):
             p.drawText(QtCore.QRectF(0, top + i * line_h, self.width(), line_h), QtCore.Qt.AlignmentFlag.AlignCenter,
                        line)
         rows, cols = self.values.shape
-        if rows == 0 or cols == 0:
-            p.drawText(self.rect(), QtCore.Qt.AlignmentFlag.AlignCenter, "—")
+        if rows == 0 or cols == 0:  # under the title: centred in the whole grid it crossed a two-line title
+            below = QtCore.QRectF(0, self.title_height(), self.width(), max(line_h, self.height() - self.title_height()))
+            p.drawText(below, QtCore.Qt.AlignmentFlag.AlignCenter, "—")
             return
         rgba = self.colors()
         center = QtCore.Qt.AlignmentFlag.AlignCenter

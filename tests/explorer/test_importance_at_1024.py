@@ -89,3 +89,21 @@ def test_numbers_too_wide_for_a_small_cell_are_rounded_not_dropped(qtbot):
     assert [grid.cell_text(0, h) for h in range(4)] == ["-10", "12", "0", "-2"]
     metrics = QFontMetricsF(grid.number_font())
     assert metrics.horizontalAdvance("-10") + 2 <= grid.cell_rect(0, 0).width()
+
+
+def test_an_empty_grids_dash_stands_under_its_two_line_title(qapp):
+    """Before a run, each grid shows "—": drawn at the grid's centre, it crossed the second line of a
+    wrapped title ("Decoder self" / "(ma—sked)") in the zoomed window."""
+    grid = ValueGrid("Decoder self (masked)")
+    font = QFont(grid.font())
+    font.setPixelSize(26)  # the type zoomed ×1.52: two title lines are most of the grid's least height
+    grid.setFont(font)
+    grid.resize(200, grid.minimumSizeHint().height())
+    assert len(grid.title_lines()) == 2
+    image = grid.grab().toImage()
+    top = grid.title_height()
+    dark_rows = {y for y in range(image.height()) for x in range(image.width())
+                 if QColor(image.pixel(x, y)).lightness() < 100}
+    dash = {y for y in dark_rows if y >= top}
+    assert dash, (top, sorted(dark_rows))  # the dash is drawn, below the title
+    assert max(dash) < grid.height()
