@@ -132,7 +132,8 @@ class ValueGrid(QtWidgets.QWidget):
                        line)
         rows, cols = self.values.shape
         if rows == 0 or cols == 0:  # under the title: centred in the whole grid it crossed a two-line title
-            below = QtCore.QRectF(0, self.title_height(), self.width(), max(line_h, self.height() - self.title_height()))
+            top = self.title_height()
+            below = QtCore.QRectF(0, top, self.width(), max(line_h, self.height() - top))
             p.drawText(below, QtCore.Qt.AlignmentFlag.AlignCenter, "—")
             return
         rgba = self.colors()
