@@ -18,6 +18,7 @@ from PySide6 import QtCore, QtGui, QtWidgets
 
 from explorer.ui.flow_layout import FlowLayout
 from explorer.ui.plain_axes import plain_axes
+from explorer.ui.plot_titles import release_title_width
 from explorer.ui.roomy_axis import RoomyAxis
 from model.records import TrainProgress
 
@@ -140,6 +141,9 @@ class TrainingCurves(QtWidgets.QWidget):
         plot = self.canvas.addPlot(row=0, col=col, title=title, enableMenu=False,
                                    axisItems={"left": RoomyAxis("left")})
         plot.hideButtons()
+        # Zoomed ×1.52 beside the form at 1024 px, a title's width held the canvas wider than its column:
+        # the plots ran under the column's right edge with their legend ("trai", "vali") and last ticks.
+        release_title_width(plot)
         plain_axes(plot)
         plot.showGrid(x=True, y=True, alpha=0.25)
         plot.setLabel("bottom", "step")

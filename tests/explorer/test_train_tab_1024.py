@@ -246,3 +246,23 @@ def test_a_long_probe_line_ends_in_an_ellipsis_inside_the_window_and_its_tooltip
     corner = label.mapTo(window, QtCore.QPoint(label.width() - 1, 0))
     assert window.rect().contains(corner)
     assert label.toolTip().split("\n\n")[0] == whole
+
+
+def test_the_curves_fit_a_narrow_column_at_a_zoomed_font(qtbot):
+    """Zoomed ×1.52 beside the form at 1024 px the curves' column is ~190 px: a plot's title held the canvas
+    wider, and the plots ran under the column's edge with their legend ("trai", "vali") and last ticks."""
+    from explorer.training.curves import TrainingCurves
+    curves = TrainingCurves()
+    qtbot.addWidget(curves)
+    font = QtGui.QFont(QtWidgets.QApplication.font())
+    font.setPointSizeF(BASE_POINT_SIZE * 1.52)
+    curves.setFont(font)
+    curves.set_font_scale(1.52)
+    curves.resize(191, 520)
+    curves.show()
+    qtbot.waitExposed(curves)
+    settle()
+    assert curves.is_stacked()
+    width = curves.canvas.viewport().width()
+    for plot in (curves.loss_plot, curves.lr_plot, curves.bleu_plot):
+        assert plot.sceneBoundingRect().right() <= width + 1, (plot.sceneBoundingRect(), width)
