@@ -72,8 +72,16 @@ class HeatmapTitles:
         bar_title, bar_size = fitted_axis_title(tr("attention weight"), full, least, room)
         if bar_title != tr("attention weight"):  # cut even in the least type ("attention wei…" at ×1
             bar_title, bar_size = fitted_axis_title(tr("weight"), full, least, room)  # under the dock)
+        # The key title runs under the plot: likewise in smaller type, then without its explanation
+        # ("Key (decoder input)" read "Key (decoder inp" under the Step tab's narrow map at ×1.52).
+        across = self.plot.vb.width() or 0.6 * self.canvas.width()
+        col_title, col_size = fitted_axis_title(col_title, full, least, across)
+        if col_title != (whole := again(self._titles[2])):
+            col_title, col_size = fitted_axis_title(short_axis_title(whole), full, least, across)
+            if col_title != short_axis_title(whole):
+                col_title, col_size = fitted_axis_title(bare_axis_title(short_axis_title(whole)), full, least, across)
         styles = [{"color": self._text_color.name(), "font-size": f"{np.floor(size * 10) / 10:.1f}pt"}
-                  for size in (row_size, full, bar_size)]  # rounded down: a title that fits stays in
+                  for size in (row_size, col_size, bar_size)]  # rounded down: a title that fits stays in
         labels = (row_title, col_title, bar_title, tuple(tuple(style.items()) for style in styles))
         if labels == self._axis_labels:
             return  # setLabel drops the axes' cached pictures; a head switch keeps these titles

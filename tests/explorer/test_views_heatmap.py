@@ -180,3 +180,34 @@ def test_the_first_slanted_key_label_ends_inside_the_canvas(view, qtbot, width):
     edge = [(x, y) for y in range(top, image.height()) for x in (0, 1) if image.pixelColor(x, y).lightness() < 140]
     assert edge == [], edge[:5]
     assert view.col_labels()[0] == "Unfortunately"  # the axis keeps the whole token (the read-out names it)
+
+
+def test_a_narrow_maps_key_title_loses_its_explanation_rather_than_its_end(qtbot):
+    """Under the Step tab's narrow map at ×1.52 the key title read "Key (decoder inp": it now shrinks to the
+    unzoomed size, then drops its explanation in brackets, as the query title up the side does."""
+    from PySide6 import QtGui
+
+    from explorer.attention.heatmap import HeatmapView
+    view = HeatmapView()
+    qtbot.addWidget(view)
+    view.set_font_scale(1.52)
+    view.resize(230, 320)
+    labels = ["<s>", "Das", "Wetter"]
+    view.set_matrix(np.tril(np.full((3, 3), 0.3)), labels, labels, row_title="Query (decoder input)",
+                    col_title="Key (decoder input)")
+    view.show()
+    qtbot.waitExposed(view)
+    qtbot.wait(50)
+    view.fit_titles()
+    shown = view._bottom.labelText
+    assert shown == "Key", shown
+    wide = HeatmapView()
+    qtbot.addWidget(wide)
+    wide.resize(900, 500)
+    wide.set_matrix(np.tril(np.full((3, 3), 0.3)), labels, labels, col_title="Key (decoder input)")
+    wide.show()
+    qtbot.waitExposed(wide)
+    qtbot.wait(50)
+    wide.fit_titles()
+    assert wide._bottom.labelText == "Key (decoder input)"  # with room, the whole title
+    assert QtGui.QFontMetricsF(wide.font()).horizontalAdvance("Key (decoder input)") < wide.plot.vb.width()
