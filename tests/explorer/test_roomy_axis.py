@@ -49,3 +49,22 @@ def test_numbers_on_the_curves_axes_stand_apart_at_zoom_2(qtbot, qapp, restore_a
 def test_the_spacing_grows_along_one_two_five():
     spacings = [_next_nice(s) for s in (0.1, 0.2, 0.5, 1.0, 20.0, 0.0005)]
     assert spacings == pytest.approx([0.2, 0.5, 1.0, 2.0, 50.0, 0.001])
+
+
+def test_the_pruning_curves_numbers_stand_apart_zoomed_at_1024(qtbot, qapp, restore_app_look):
+    """Head importance's BLEU curve, ~60 px tall zoomed ×1.52 at 1024 px: 0 to 1.0 piled on each other."""
+    from explorer.workbench.importance_view import ImportanceView  # noqa: PLC0415
+    zoom = style.ZOOM_STEP ** 3
+    style.set_font_scale(qapp, zoom)
+    view = ImportanceView()
+    qtbot.addWidget(view)
+    view.resize(900, 600)
+    view.curve_plot.setFixedHeight(150)  # its axis ~90 px tall, as in the window
+    view.show()
+    qtbot.waitExposed(view)
+    for _ in range(6):
+        QtWidgets.QApplication.processEvents()
+    labels = sorted(_labels(view.curve_plot.getPlotItem().getAxis("left")))
+    assert labels
+    for (_, bottom, a), (top, _, b) in zip(labels, labels[1:]):
+        assert bottom <= top, (a, b, labels)
