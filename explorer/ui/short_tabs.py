@@ -3,7 +3,7 @@
 Zoomed on a 1024 × 768 projector, the main window's five tabs need ~810 px of its ~700: Qt scrolled them
 and hid Workbench behind two small arrows. Told to elide instead, Qt shrank every tab towards the least
 width of its own choice and "Train" read "T…". Here a title of up to ``WHOLE`` characters keeps its
-width, and a longer one keeps its first ``WHOLE - 1`` ("Positiona…"), so every tab stays one click away
+width, and a longer one keeps at least its first ``WHOLE - 1`` ("Position…"), so every tab stays one click away
 and still says which it is; the full title is the tab's tooltip.
 """
 

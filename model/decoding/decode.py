@@ -1,4 +1,4 @@
-"""One translation and the attention maps behind it: the search (model/decoding/search.py), then one pass.
+"""One translation and the attention maps behind it: the search (model/decoding/search.py), and its maps.
 
 Attention comes with the search where it can: greedy's checking pass is a teacher-forced pass of the
 modules over the output (model/decoding/speculative.py), and beam search on the native rows step keeps its
