@@ -26,6 +26,8 @@ DEFAULT_SPEED = 1  # 1 s: time to say what changed, short enough to keep a class
 EMPTY = "Translate a sentence: its decoding appears here one step at a time."
 
 
+SLIDER_LEAST_LINES = 5  # the slider's least width beside the buttons, in lines of text: a thumb to drag
+
 class StepView(QtWidgets.QWidget):
     """The step-by-step decoding tab; ``set_translation`` takes a Translation carrying ``steps``."""
 
@@ -102,6 +104,8 @@ class StepView(QtWidgets.QWidget):
         layout.setContentsMargins(6, 4, 6, 4)
         layout.setSpacing(4)
         layout.addLayout(controls)
+        self._controls, self._slider_line = controls, QtWidgets.QHBoxLayout()
+        layout.addLayout(self._slider_line)  # the slider's own line, where the controls' has no room for it
         layout.addLayout(line)
         # A splitter, so a teacher can give the maps or the bars more of a small screen; the maps first.
         self.splitter = QtWidgets.QSplitter(QtCore.Qt.Orientation.Vertical)
@@ -112,6 +116,33 @@ class StepView(QtWidgets.QWidget):
         self.splitter.setStretchFactor(1, 2)
         self.splitter.setSizes([640, 360])
         layout.addWidget(self.splitter, 1)
+
+    def resizeEvent(self, event) -> None:  # noqa: N802 - Qt override
+        super().resizeEvent(event)
+        self._place_slider()
+
+    def _place_slider(self) -> None:
+        """The slider beside the buttons where it has a draggable width there, else on a line of its own:
+        zoomed ×1.52 on a 1024 × 768 projector the buttons, "Step 1 of 11" and the speed left it a
+        checkbox-sized stub between them."""
+        row = [self._controls.itemAt(i).widget() for i in range(self._controls.count())]
+        others = [w for w in row if w is not None and w is not self.slider]
+        gaps = self._controls.spacing() * len(others) + 12  # the spacing before "Speed"
+        margins = self.layout().contentsMargins()
+        need = sum(w.sizeHint().width() for w in others) + gaps + margins.left() + margins.right()
+        alone = need + SLIDER_LEAST_LINES * self.fontMetrics().height() > self.width()
+        if alone == (self._slider_line.indexOf(self.slider) >= 0):
+            return
+        if alone:
+            self._controls.removeWidget(self.slider)
+            self._slider_line.addWidget(self.slider)
+        else:
+            self._slider_line.removeWidget(self.slider)
+            self._controls.insertWidget(3, self.slider, 1)  # after Back, Play and Next
+
+    def slider_alone(self) -> bool:
+        """Whether the slider has a line of its own (the controls' line being too narrow for it)."""
+        return self._slider_line.indexOf(self.slider) >= 0
 
     def _connect(self) -> None:
         self.back_button.clicked.connect(self.back)
@@ -227,6 +258,7 @@ class StepView(QtWidgets.QWidget):
 
     def set_font_scale(self, f: float) -> None:
         self.maps.set_font_scale(f)
+        QtCore.QTimer.singleShot(0, self, self._place_slider)  # once the controls have their zoomed type
 
     # -- internals -----------------------------------------------------------------------------
 
@@ -273,6 +305,7 @@ class StepView(QtWidgets.QWidget):
         self.slider.setValue(t)
         self.slider.blockSignals(False)
         self.step_label.setText(i18n.tr("Step {t} of {n}", t=t, n=steps.n_steps))
+        self._place_slider()  # the read-out's width counts
         layer, head = self.layer_head()
         self.maps.set_step(tr.attention, layer, head, t)
         self.so_far.show_step(steps.chosen, t)

@@ -341,3 +341,27 @@ def test_so_far_never_breaks_a_piece_across_lines(qtbot, view):
             text = block.text()[line.textStart():line.textStart() + line.textLength()]
             lines.append(text.replace("\u2060", "").strip())  # a word joiner is invisible
         assert any(last in line for line in lines), (width, lines)
+
+
+def test_the_slider_takes_a_line_of_its_own_where_the_controls_leave_it_no_room(qtbot, qapp, restore_app_look):
+    """Zoomed ×1.52 on a 1024 × 768 projector the buttons, "Step 1 of 11" and the speed left the slider a
+    checkbox-sized stub between them; it now goes under them, the whole width, and back when there is room."""
+    from explorer.lecture.step_view import SLIDER_LEAST_LINES
+    from explorer.ui import style
+    view = StepView()
+    qtbot.addWidget(view)
+    view.set_translation(translation_with_steps())
+    view.resize(1400, 600)
+    view.show()
+    qtbot.waitExposed(view)
+    qtbot.wait(20)
+    assert not view.slider_alone()
+    style.set_font_scale(qapp, style.ZOOM_STEP ** 3)
+    view.set_font_scale(style.ZOOM_STEP ** 3)
+    view.resize(690, 600)  # the Step tab's width in a 1008-px window at ×1.52
+    qtbot.waitUntil(view.slider_alone)
+    qtbot.wait(20)
+    assert view.slider.width() >= SLIDER_LEAST_LINES * view.fontMetrics().height()
+    assert view.next_button.width() >= view.next_button.minimumSizeHint().width()
+    view.resize(1600, 600)
+    qtbot.waitUntil(lambda: not view.slider_alone())
