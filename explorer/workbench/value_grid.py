@@ -17,6 +17,7 @@ from explorer.ui.i18n import N_, again, tr
 from explorer.ui.title_lines import fit_lines
 
 LABEL_W, LABEL_H, TITLE_H = 28, 18, 20  # px at the least; the rows grow with the font (zoom)
+WHOLE_NUMBERS_SPAN = 10.0  # the least spread of values worth writing rounded to whole numbers
 NUMBER_SHRINK = (1.0, 0.85, 0.72, 0.6)  # the cell numbers' font, as a fraction of the widget's, tried until they fit
 # Short enough for three grids side by side in a 1024-pixel window (the full titles are clipped there).
 GRID_TITLES = {"encoder": N_("Encoder self"), "decoder": N_("Decoder self (masked)"),
@@ -199,7 +200,12 @@ class ValueGrid(QtWidgets.QWidget):
         if finite.size == 0:
             return None, self.fmt
         cell = self.cell_rect(0, 0)
-        for fmt in formats or dict.fromkeys((self.fmt, "{:.0f}")):
+        # Whole numbers only where they still tell cells apart: BLEU drops of 0 to 20 round to a point of
+        # 20, but importances of 0.1 to 0.7 read "0" and "1" (a zoomed Chinese window showed just that).
+        coarse = () if float(finite.max() - finite.min()) < WHOLE_NUMBERS_SPAN else ("{:.0f}",)
+        for fmt in formats or dict.fromkeys((self.fmt, *coarse)):
+            if fmt == "{:.0f}" and not coarse:
+                continue
             texts = [self._text(v, fmt) for v in (finite.min(), finite.max())]
             font = QtGui.QFont(self.font())
             base = self.font().pointSizeF()

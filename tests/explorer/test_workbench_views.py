@@ -223,4 +223,11 @@ def test_grids_side_by_side_round_their_numbers_alike(qtbot):
     wide[1, 4] = -10.3  # "-10.3" does not fit such a cell: that grid rounds
     grids[0].set_values(wide, fmt="{:.1f}")
     assert grids[0].cell_text(1, 4) == "-10"
-    assert [g.cell_text(0, 0) for g in grids[1:]] == ["0", "0"]  # and so do the others (0.5 → "0")
+    # The others do not write tenths beside it; rounded, their 0.5s would read "0" or "1", which says
+    # nothing about heads that all scored alike: they show colours alone (their scale bar reads them).
+    assert all(g.number_font() is None for g in grids[1:])
+    assert grids[0].number_font() is not None
+    small_span = np.linspace(0.1, 0.7, 32).reshape(4, 8)  # importances of 0.1 to 0.7, tenths do not fit
+    grids[0].resize(60, 110)
+    grids[0].set_values(small_span, fmt="{:.2f}")
+    assert grids[0].number_font() is None  # never "0" and "1" for 0.1 to 0.7
