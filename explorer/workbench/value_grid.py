@@ -60,6 +60,11 @@ class ValueGrid(QtWidgets.QWidget):
         lines = max(len(peer.title_lines()) for peer in self.peers)
         return max(TITLE_H, lines * self.fontMetrics().height() + 2)
 
+    def label_width(self) -> float:
+        """The layer labels' column: "L12" whole in the grid's type (a fixed 28 px crushed "L1" zoomed)."""
+        rows = max(1, self.values.shape[0])
+        return max(LABEL_W, self.fontMetrics().horizontalAdvance(f"L{rows}") + 6)
+
     def label_height(self) -> int:
         return max(LABEL_H, self.fontMetrics().height())
 
@@ -110,7 +115,7 @@ class ValueGrid(QtWidgets.QWidget):
     def cell_rect(self, layer: int, head: int) -> QtCore.QRectF:
         """Where the cell of (0-based) ``layer``, ``head`` is painted, in widget pixels."""
         top, w, h = self._cells()
-        return QtCore.QRectF(LABEL_W + head * w, top + layer * h, w, h)
+        return QtCore.QRectF(self.label_width() + head * w, top + layer * h, w, h)
 
     def _cells(self) -> tuple[float, float, float]:
         """(top of the first row, cell width, cell height): measured once per paint, not once per cell
@@ -118,7 +123,7 @@ class ValueGrid(QtWidgets.QWidget):
         a workbench run's worker holds the interpreter lock most of the time)."""
         rows, cols = self.values.shape
         top = self.title_height() + self.label_height()
-        return (top, max(1.0, (self.width() - LABEL_W) / max(cols, 1)),
+        return (top, max(1.0, (self.width() - self.label_width()) / max(cols, 1)),
                 max(1.0, (self.height() - top) / max(rows, 1)))
 
     def paintEvent(self, event) -> None:  # noqa: N802 - Qt override
@@ -142,15 +147,16 @@ class ValueGrid(QtWidgets.QWidget):
         number_font, number_fmt = self._numbers()
         label_top, label_h = self.title_height(), self.label_height()
         top, w, h = self._cells()
+        label_w = self.label_width()
         for c, label in enumerate(self.head_labels()):
-            p.drawText(QtCore.QRectF(LABEL_W + c * w, label_top, w, label_h), center, label)
+            p.drawText(QtCore.QRectF(label_w + c * w, label_top, w, label_h), center, label)
         for r in range(rows):
-            p.drawText(QtCore.QRectF(0, top + r * h, LABEL_W, h), center, f"L{r + 1}")
+            p.drawText(QtCore.QRectF(0, top + r * h, label_w, h), center, f"L{r + 1}")
         # Colours first, then every number in one font: fewer state changes of the painter.
         for r in range(rows):
             for c in range(cols):
                 if rgba[r, c, 3]:
-                    p.fillRect(QtCore.QRectF(LABEL_W + c * w + 1, top + r * h + 1, w - 2, h - 2),
+                    p.fillRect(QtCore.QRectF(label_w + c * w + 1, top + r * h + 1, w - 2, h - 2),
                                QtGui.QColor(*map(int, rgba[r, c])))
         if number_font is not None:
             p.setFont(number_font)
@@ -158,7 +164,7 @@ class ValueGrid(QtWidgets.QWidget):
                 for c in range(cols):
                     if rgba[r, c, 3]:
                         p.setPen(QtGui.QColor(text_color_for(rgba[r, c])))
-                        p.drawText(QtCore.QRectF(LABEL_W + c * w, top + r * h, w, h), center,
+                        p.drawText(QtCore.QRectF(label_w + c * w, top + r * h, w, h), center,
                                    self._text(self.values[r, c], number_fmt))
         p.end()
 

@@ -107,3 +107,15 @@ def test_an_empty_grids_dash_stands_under_its_two_line_title(qapp):
     dash = {y for y in dark_rows if y >= top}
     assert dash, (top, sorted(dark_rows))  # the dash is drawn, below the title
     assert max(dash) < grid.height()
+
+
+def test_the_layer_labels_column_holds_its_labels_in_zoomed_type(qapp):
+    """A fixed 28-px column crushed "L1" and "L2" into slivers at ×1.52."""
+    grid = ValueGrid("Encoder self")
+    font = QFont(grid.font())
+    font.setPixelSize(26)
+    grid.setFont(font)
+    grid.resize(300, 200)
+    grid.set_values(np.linspace(0.0, 1.0, 16).reshape(2, 8))
+    assert grid.label_width() >= grid.fontMetrics().horizontalAdvance("L2") + 4
+    assert grid.cell_rect(0, 0).left() >= grid.fontMetrics().horizontalAdvance("L2")  # the cells start after it
