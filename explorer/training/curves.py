@@ -139,7 +139,7 @@ class TrainingCurves(QtWidgets.QWidget):
 
     def _plot(self, col: int, title: str) -> pg.PlotItem:
         plot = self.canvas.addPlot(row=0, col=col, title=title, enableMenu=False,
-                                   axisItems={"left": RoomyAxis("left")})
+                                   axisItems={"left": RoomyAxis("left"), "bottom": RoomyAxis("bottom")})
         plot.hideButtons()
         # Zoomed ×1.52 beside the form at 1024 px, a title's width held the canvas wider than its column:
         # the plots ran under the column's right edge with their legend ("trai", "vali") and last ticks.

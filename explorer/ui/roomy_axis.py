@@ -1,4 +1,4 @@
-"""A vertical pyqtgraph axis whose numbers never stand on each other.
+"""A pyqtgraph axis whose numbers never stand on each other, up and down or side by side.
 
 Why: pyqtgraph spaces ticks by the axis' length alone (at least 2.25 intervals whatever the font), and
 draws the top level's numbers however crowded they are. Zoomed twice on a 1024 × 768 projector the Train
@@ -25,16 +25,25 @@ def _next_nice(spacing: float) -> float:
 
 
 class RoomyAxis(pg.AxisItem):
-    """``pg.AxisItem`` for a left or right axis, its major spacing widened to fit its tick font."""
+    """``pg.AxisItem`` whose major spacing is widened to fit its tick font: a line and a half of height a
+    number on a left or right axis, the widest number and a gap on a bottom or top one (zoomed ×1.52 in a
+    narrow column the Train tab's steps read "0.20.40.60.8")."""
 
     def tickSpacing(self, minVal: float, maxVal: float, size: float):  # noqa: N802 - pyqtgraph's name
         levels = super().tickSpacing(minVal, maxVal, size)
-        if not levels or self.orientation not in ("left", "right") or size <= 0:
+        if not levels or size <= 0:
             return levels
         span = abs(maxVal - minVal)
-        line = QFontMetricsF(self.style.get("tickFont") or self.font()).height()
+        metrics = QFontMetricsF(self.style.get("tickFont") or self.font())
         major = levels[0][0]
-        while span / major > 2 and span / major * line * ROOM > size:  # two intervals: a number inside
+
+        def room(spacing: float) -> float:  # what one number needs along the axis
+            if self.orientation in ("left", "right"):
+                return metrics.height() * ROOM
+            lo, hi = (spacing * math.floor(minVal / spacing), spacing * math.ceil(maxVal / spacing))
+            texts = self.tickStrings([lo, hi, lo + spacing], 1.0, spacing)
+            return max(metrics.horizontalAdvance(t) for t in texts) + metrics.height()  # and a gap
+        while span / major > 2 and span / major * room(major) > size:  # two intervals: a number inside
             major = _next_nice(major)
         if major == levels[0][0]:
             return levels

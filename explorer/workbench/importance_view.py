@@ -70,7 +70,8 @@ class ImportanceView(QtWidgets.QWidget):
         self.scale_bar = ScaleBar(DEFAULT_COLORMAP)  # the grids' shared scale: BLEU lost, 0 to the largest
         # Its numbers' spacing follows their type (RoomyAxis): zoomed at 1024 px the curve is ~60 px tall
         # and its 0, 0.2, … 1.0 stood on each other.
-        self.curve_plot = pg.PlotWidget(enableMenu=False, axisItems={"left": RoomyAxis("left")})
+        self.curve_plot = pg.PlotWidget(enableMenu=False, axisItems={"left": RoomyAxis("left"),
+                                                                         "bottom": RoomyAxis("bottom")})
         self.curve_plot.setBackground(None)
         plain_axes(self.curve_plot)
         self.curve_plot.setLabel("bottom", "heads removed (least important first)")

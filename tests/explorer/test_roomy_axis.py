@@ -68,3 +68,28 @@ def test_the_pruning_curves_numbers_stand_apart_zoomed_at_1024(qtbot, qapp, rest
     assert labels
     for (_, bottom, a), (top, _, b) in zip(labels, labels[1:]):
         assert bottom <= top, (a, b, labels)
+
+
+def test_the_curves_step_numbers_stand_apart_in_a_narrow_zoomed_column(qtbot, qapp, restore_app_look):
+    """Zoomed ×1.52 in the Train tab's ~190-px column, the steps under each curve read "0.20.40.60.8"."""
+    zoom = style.ZOOM_STEP ** 3
+    style.set_font_scale(qapp, zoom)
+    curves = TrainingCurves()
+    qtbot.addWidget(curves)
+    curves.set_font_scale(zoom)
+    curves.resize(191, 520)
+    curves.show()
+    qtbot.waitExposed(curves)
+    for _ in range(6):
+        QtWidgets.QApplication.processEvents()
+    for plot in (curves.loss_plot, curves.lr_plot, curves.bleu_plot):
+        image = QtGui.QImage(8, 8, QtGui.QImage.Format.Format_ARGB32)
+        painter = QtGui.QPainter(image)
+        try:
+            texts = plot.getAxis("bottom").generateDrawSpecs(painter)[2]
+        finally:
+            painter.end()
+        spans = sorted((rect.left(), rect.right(), text) for rect, _, text in texts)
+        assert spans
+        for (_, right, a), (left, _, b) in zip(spans, spans[1:]):
+            assert right <= left, (a, b, spans)
