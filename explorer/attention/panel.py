@@ -21,14 +21,13 @@ from explorer.attention.heatmap import MIN_CANVAS_LINES, HeatmapView
 from explorer.attention.lines_view import LinesView
 from explorer.attention.panel_export import PanelExport
 from explorer.attention.panel_keys import KeyboardNavigation
-from explorer.attention.text_fit import fit_below_map, fit_parts, wrapped_height
+from explorer.attention.panel_text import PanelTextFit, unbreakable
 from explorer.attention.tokens import LEGEND
 from explorer.ui.i18n import tr
 from explorer.ui.steady_row import SteadyRow
 from model.records import KIND_TITLES, KINDS, AttentionMaps
 
 EMPTY_TEXT = "Translate a sentence to see its attention"
-BUSY_TEXT = "Translating…  (the maps shown are the previous sentence's)"
 BUSY_OPACITY = 0.3  # stale maps stay as a faint backdrop, so the layout does not jump while waiting
 VIEWS = ("head", "grid", "lines")
 # Which tokens sit on which axis; the cross-attention labels are the classic place to get this wrong.
@@ -44,16 +43,7 @@ LINE_TITLES = {
 }
 
 
-def unbreakable(stats: str) -> str:
-    """A line (the statistics, the legend) with line breaks allowed only between its parts
-    (separated by three spaces): Qt would otherwise
-    break inside "</s>" (after the slash), "|i−j|" or between a number and its unit. Inside a part,
-    spaces become no-break spaces and word joiners (U+2060, invisible) glue the other characters."""
-    parts = stats.split("   ")
-    return "   ".join("\u2060".join(p.replace(" ", "\u00a0")) for p in parts)
-
-
-class AttentionPanel(PanelExport, KeyboardNavigation, QtWidgets.QWidget):
+class AttentionPanel(PanelExport, KeyboardNavigation, PanelTextFit, QtWidgets.QWidget):
     """Everything needed to look at one sentence's attention maps."""
 
     state_changed = Signal()
@@ -246,57 +236,6 @@ class AttentionPanel(PanelExport, KeyboardNavigation, QtWidgets.QWidget):
         if event.type() in (QtCore.QEvent.Type.Resize, QtCore.QEvent.Type.FontChange):
             self._fit_text()
         return super().eventFilter(watched, event)
-
-    def _fit_text(self) -> None:
-        """The statistics (or the busy note) and the legend as the room under the map allows
-        (explorer/attention/text_fit.py): the map keeps most of the panel's height."""
-        stats = tr(BUSY_TEXT) if self._busy else unbreakable(self._stats_text) or " "
-        legend = unbreakable(tr(LEGEND))
-        label = self.stats_label
-        margins = label.contentsMargins()
-        width = self._content.width() - margins.left() - margins.right()
-        extra = margins.top() + margins.bottom() + self.legend_label.contentsMargins().bottom()
-        fit = fit_below_map(stats, legend, label.fontMetrics(), width, self._content.height(),
-                            self._stats_text, tr(LEGEND), extra, self._settled_spare(stats, width))
-        if label.text() != fit.stats:
-            label.setText(fit.stats)
-            self._stats_row.refit()  # now, not a turn later: the map's height follows in this layout pass
-        label.setToolTip(fit.tooltip)
-        self.legend_label.setVisible(fit.legend_shown and not self._compact)
-
-    def _settled_spare(self, stats: str, width: int) -> float | None:
-        """_map_spare, as measured while the legend or the statistics' second line showed, where nothing
-        else has changed since. The map's plot answers a line given way by more than the line's height
-        (its row labels grow, the keys' room moves), so a spare measured without the line is too large:
-        at 1024 × 768 under the formula dock the statistics' second line and the map's height flipped a
-        frame at a time and never settled."""
-        measured = self._map_spare(stats, width)
-        fitted_for = (stats, width, self._content.height(), self.stats_label.font().key(), self.view())
-        if fitted_for != self._fitted_for:
-            self._fitted_for, self._spare_seen_fuller = fitted_for, None
-        if measured is None:
-            return None
-        spare, fuller = measured
-        if fuller:
-            seen = self._spare_seen_fuller
-            self._spare_seen_fuller = spare if seen is None else min(seen, spare)
-        elif self._spare_seen_fuller is not None:
-            spare = min(spare, self._spare_seen_fuller)
-        return spare
-
-    def _map_spare(self, stats: str, width: int) -> tuple[float, bool] | None:
-        """The Head map's plot height over its readable one, as it would be with the legend hidden and the
-        statistics (``stats``, at ``width``) on one line, so that the answer does not flip with what it
-        decides; and whether either shows now. None for the other views, or before the map is laid out."""
-        plot = self.heatmap.plot.vb.height()
-        if self.view() != "head" or self._maps is None or plot < 1:
-            return None
-        legend, metrics = self.legend_label, self.stats_label.fontMetrics()
-        shown = legend.height() - legend.contentsMargins().bottom() if legend.isVisible() else 0
-        second = (wrapped_height(self.stats_label.text(), metrics, width)
-                  - wrapped_height(fit_parts(stats, metrics, width, 1), metrics, width))
-        spare = plot + shown + max(0, second) - self.heatmap.readable_plot_height()
-        return spare, legend.isVisible() or second > 0
 
     def is_dimmed(self) -> bool:
         return self._dim.isEnabled()
