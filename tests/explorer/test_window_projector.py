@@ -13,7 +13,8 @@ from PySide6.QtWidgets import QFileDialog
 from explorer import app
 from explorer.lecture.presentation import FONT_FACTOR
 from explorer.window.display import fit_size
-from explorer.window.main_window import TRANSLATE_FAILED, MainWindow
+from explorer.window.main_window import MainWindow
+from explorer.window.responses import TRANSLATE_FAILED
 
 from .conftest import make_translation
 
