@@ -11,29 +11,37 @@ from explorer.ui import style
 from explorer.ui.roomy_axis import _next_nice
 
 
-def _labels(axis) -> list[tuple[float, float, str]]:
-    """(top, bottom, text) of each number the axis draws."""
+def _drawn(axis) -> list:
+    """(rectangle, text) of each number the axis draws."""
     image = QtGui.QImage(8, 8, QtGui.QImage.Format.Format_ARGB32)
     painter = QtGui.QPainter(image)
     try:
-        texts = axis.generateDrawSpecs(painter)[2]
+        return [(rect, text) for rect, _, text in axis.generateDrawSpecs(painter)[2]]
     finally:
         painter.end()
-    return [(rect.top(), rect.bottom(), text) for rect, _, text in texts]
 
 
-@pytest.mark.parametrize("height", [420, 520, 900])
-def test_numbers_on_the_curves_axes_stand_apart_at_zoom_2(qtbot, qapp, restore_app_look, height):
-    zoom = style.ZOOM_STEP ** 2
+def _labels(axis) -> list[tuple[float, float, str]]:
+    """(top, bottom, text) of each number the axis draws."""
+    return [(rect.top(), rect.bottom(), text) for rect, text in _drawn(axis)]
+
+
+def _zoomed_curves(qtbot, qapp, zoom: float, width: int, height: int) -> TrainingCurves:
     style.set_font_scale(qapp, zoom)
     curves = TrainingCurves()
     qtbot.addWidget(curves)
     curves.set_font_scale(zoom)
-    curves.resize(300, height)
+    curves.resize(width, height)
     curves.show()
     qtbot.waitExposed(curves)
     for _ in range(6):
         QtWidgets.QApplication.processEvents()
+    return curves
+
+
+@pytest.mark.parametrize("height", [420, 520, 900])
+def test_numbers_on_the_curves_axes_stand_apart_at_zoom_2(qtbot, qapp, restore_app_look, height):
+    curves = _zoomed_curves(qtbot, qapp, style.ZOOM_STEP ** 2, 300, height)
     tall = 0
     for plot in (curves.loss_plot, curves.lr_plot, curves.bleu_plot):
         axis = plot.getAxis("left")
@@ -72,24 +80,9 @@ def test_the_pruning_curves_numbers_stand_apart_zoomed_at_1024(qtbot, qapp, rest
 
 def test_the_curves_step_numbers_stand_apart_in_a_narrow_zoomed_column(qtbot, qapp, restore_app_look):
     """Zoomed ×1.52 in the Train tab's ~190-px column, the steps under each curve read "0.20.40.60.8"."""
-    zoom = style.ZOOM_STEP ** 3
-    style.set_font_scale(qapp, zoom)
-    curves = TrainingCurves()
-    qtbot.addWidget(curves)
-    curves.set_font_scale(zoom)
-    curves.resize(191, 520)
-    curves.show()
-    qtbot.waitExposed(curves)
-    for _ in range(6):
-        QtWidgets.QApplication.processEvents()
+    curves = _zoomed_curves(qtbot, qapp, style.ZOOM_STEP ** 3, 191, 520)
     for plot in (curves.loss_plot, curves.lr_plot, curves.bleu_plot):
-        image = QtGui.QImage(8, 8, QtGui.QImage.Format.Format_ARGB32)
-        painter = QtGui.QPainter(image)
-        try:
-            texts = plot.getAxis("bottom").generateDrawSpecs(painter)[2]
-        finally:
-            painter.end()
-        spans = sorted((rect.left(), rect.right(), text) for rect, _, text in texts)
+        spans = sorted((rect.left(), rect.right(), text) for rect, text in _drawn(plot.getAxis("bottom")))
         assert spans
         for (_, right, a), (left, _, b) in zip(spans, spans[1:]):
             assert right <= left, (a, b, spans)
