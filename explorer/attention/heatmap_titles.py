@@ -49,11 +49,27 @@ class HeatmapTitles:
         """Fit the titles to the canvas' current size now (normally done after each resize)."""
         self._apply_titles()
 
+    def _title_points(self, title: str) -> float:
+        """The title's type: zoomed, unless its end would run into the colour bar's top number ("…head 1"
+        over "1.0" at ×1.52 on a projector); then smaller, down to its unzoomed size. Centred over the
+        plot, the title has the plot's width and twice the gap to the colour bar's numbers."""
+        full = BASE_POINT_SIZE * 1.3 * self._font_scale
+        vb, numbers = self.plot.vb.sceneBoundingRect(), self.color_bar.axis.sceneBoundingRect()
+        if vb.width() < 2 or numbers.left() <= vb.center().x():
+            return full  # not laid out yet: the first resize fits it again
+        room = 2 * (numbers.left() - vb.center().x()) - 4
+        font = QtGui.QFont(QtWidgets.QApplication.font())
+        size, least = full, min(full, BASE_POINT_SIZE * 1.3)
+        font.setPointSizeF(size)
+        while size > least and QtGui.QFontMetricsF(font).horizontalAdvance(title) > room:
+            size = max(least, size - 0.5)
+            font.setPointSizeF(size)
+        return size
+
     def _apply_titles(self) -> None:
         # In the window's language now: a resize after a language switch re-applies the titles kept aside.
         title, row_title, col_title = (again(t) for t in self._titles)
-        set_fitted_title(self.plot, title, self._text_color.name(), BASE_POINT_SIZE * 1.3 * self._font_scale,
-                         self.canvas.width())
+        set_fitted_title(self.plot, title, self._text_color.name(), self._title_points(title), self.canvas.width())
         # The query title runs up the side of the plot; on a short canvas its explanation in
         # brackets goes, rather than the title being cut off at the top.
         room = self.plot.vb.height() or 0.6 * self.canvas.height()

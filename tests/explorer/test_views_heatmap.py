@@ -211,3 +211,32 @@ def test_a_narrow_maps_key_title_loses_its_explanation_rather_than_its_end(qtbot
     wide.fit_titles()
     assert wide._bottom.labelText == "Key (decoder input)"  # with room, the whole title
     assert QtGui.QFontMetricsF(wide.font()).horizontalAdvance("Key (decoder input)") < wide.plot.vb.width()
+
+
+def test_a_zoomed_title_ends_before_the_colour_bars_top_number(qtbot):
+    """At ×1.52 on a projector "Encoder self-attention — layer 1, head 1" ran into the colour bar's "1.0":
+    the title now takes smaller type (down to its unzoomed size) where it would, and keeps its own elsewhere."""
+    from explorer.attention.heatmap import HeatmapView
+    from explorer.ui.plot_titles import BASE_POINT_SIZE
+    labels = ["The", "old", "man", "reads", "a", "long", "book", "in", "the", "garden", ".", "</s>"]
+    title = "Encoder self-attention — layer 1, head 1"
+
+    def shown(width: int) -> HeatmapView:
+        view = HeatmapView()
+        qtbot.addWidget(view)
+        view.set_font_scale(1.52)
+        view.resize(width, 500)
+        view.set_matrix(np.full((12, 12), 1 / 12), labels, labels, title=title)
+        view.show()
+        qtbot.waitExposed(view)
+        qtbot.wait(50)
+        view.fit_titles()
+        qtbot.wait(20)
+        return view
+
+    narrow = shown(700)
+    text = narrow.plot.titleLabel.item.sceneBoundingRect()
+    assert narrow.plot.titleLabel.text.endswith("head 1")  # whole, not cut
+    assert text.right() <= narrow.color_bar.axis.sceneBoundingRect().left() + 2
+    wide = shown(1400)
+    assert f"{BASE_POINT_SIZE * 1.3 * 1.52:.1f}pt" in str(wide.plot.titleLabel.opts.get("size"))  # its own type
