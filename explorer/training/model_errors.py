@@ -37,9 +37,9 @@ FORMS = (
        "try fewer batch tokens (e.g. {half}). The last good checkpoint {path} is intact."),
     N_("{why} while saving step {step}; {kept}"),  # state.save_failure
     N_("cannot write to the output folder {path}: {reason}"),  # train.train, worker.check_writable, torchrun
-    N_("{path} is a file, not a folder: choose a folder for the run"),  # checkpoint.check_new_run
+    N_("{path} is a file, not a folder: choose a folder for the run"),  # run_folder.check_new_run
     N_("{path} holds other files and no run; choose a new or empty folder for the run"),  # the same
-    # checkpoint.check_new_run with the hints the GUI worker gives it (worker.RESUME_HINT, OVERWRITE_HINT)
+    # run_folder.check_new_run with the hints the GUI worker gives it (worker.RESUME_HINT, OVERWRITE_HINT)
     N_("{path} already holds a training run: continue it with “Resume from”, choose another folder, "
        "or delete its step-* folders and LATEST to start over in it"),
     N_("another training run (pid {pid}) is writing to {path}; wait for it or stop it (touch STOP in the "

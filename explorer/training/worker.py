@@ -145,9 +145,9 @@ class TrainWorker(QObject):
             self.finished.emit()
 
     def _records(self, request: TrainRequest):
-        from model.checkpoint import check_new_run
         from model.training.control import Stopped, TrainControl
         from model.training.run import run_training
+        from model.training.run_folder import check_new_run
 
         cfg = request.config
         check_new_run(cfg.out_dir, request.resume or None, resume_hint=RESUME_HINT, overwrite_hint=OVERWRITE_HINT)

@@ -73,10 +73,10 @@ def cmd_train(a) -> int:
     if a.out and Path(a.out).expanduser().exists() and not Path(a.out).expanduser().is_dir():
         raise UserError(f"--out {a.out} is a file, not a folder: choose a folder for the run")
     if a.out:
-        from model.checkpoint import check_not_foreign
+        from model.training.run_folder import check_not_foreign
         check_not_foreign(a.out, f"--out {a.out}")
     if a.out and not a.overwrite:
-        from model.checkpoint import check_new_run
+        from model.training.run_folder import check_new_run
         check_new_run(a.out, a.resume)
     out_dir = a.out or str(resumed_run_folder(a.resume))
     if getattr(a, "gpus", 0) and a.gpus > 1:
