@@ -91,11 +91,11 @@ class HeatmapTitles:
         # The key title runs under the plot: likewise in smaller type, then without its explanation
         # ("Key (decoder input)" read "Key (decoder inp" under the Step tab's narrow map at ×1.52).
         across = self.plot.vb.width() or 0.6 * self.canvas.width()
-        col_title, col_size = fitted_axis_title(col_title, full, least, across)
-        if col_title != (whole := again(self._titles[2])):
-            col_title, col_size = fitted_axis_title(short_axis_title(whole), full, least, across)
-            if col_title != short_axis_title(whole):
-                col_title, col_size = fitted_axis_title(bare_axis_title(short_axis_title(whole)), full, least, across)
+        for whole in (col_title, short_axis_title(col_title), bare_axis_title(short_axis_title(col_title))):
+            shown, col_size = fitted_axis_title(whole, full, least, across)
+            if shown == whole:
+                break  # the first form that fits whole; else the barest, cut
+        col_title = shown
         styles = [{"color": self._text_color.name(), "font-size": f"{np.floor(size * 10) / 10:.1f}pt"}
                   for size in (row_size, col_size, bar_size)]  # rounded down: a title that fits stays in
         labels = (row_title, col_title, bar_title, tuple(tuple(style.items()) for style in styles))

@@ -208,10 +208,10 @@ class ValueGrid(QtWidgets.QWidget):
         cell = self.cell_rect(0, 0)
         # Whole numbers only where they still tell cells apart: BLEU drops of 0 to 20 round to a point of
         # 20, but importances of 0.1 to 0.7 read "0" and "1" (a zoomed Chinese window showed just that).
-        coarse = () if float(finite.max() - finite.min()) < WHOLE_NUMBERS_SPAN else ("{:.0f}",)
-        for fmt in formats or dict.fromkeys((self.fmt, *coarse)):
-            if fmt == "{:.0f}" and not coarse:
-                continue
+        whole_ok = float(finite.max() - finite.min()) >= WHOLE_NUMBERS_SPAN
+        for fmt in formats or dict.fromkeys((self.fmt, "{:.0f}")):
+            if fmt == "{:.0f}" != self.fmt and not whole_ok:
+                continue  # rounded, these values would all read alike
             texts = [self._text(v, fmt) for v in (finite.min(), finite.max())]
             font = QtGui.QFont(self.font())
             base = self.font().pointSizeF()
