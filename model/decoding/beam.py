@@ -35,17 +35,22 @@ class Beam:
         self.finished_rows: list[int] = []  # the row each finished hypothesis ended from, at its last step
         self.step = 0  # pieces chosen so far
 
-    def advance(self, logp: Tensor) -> Tensor | None:
+    def advance(self, logp: Tensor, best: list[tuple[float, int]] | None = None) -> Tensor | None:
         """One step from (k, V) log-probabilities of the next piece after each row.
 
+        best: the 2k best sums ``scores[r] + logp[r, t]`` as (sum, r·V + t), best first, where the caller
+        ranked them already (the native step does, in C: ``NativeRows.best``); else ranked here.
         Returns the (k,) index of the row each new row continues (for the caller's caches to follow),
         or None when the search is over.
         """
         k, vocab = self.k, logp.size(1)
         self.step += 1
-        top, idx = (self.scores[:, None] + logp).view(-1).topk(2 * k)
+        if best is None:
+            top, idx = (self.scores[:, None] + logp).view(-1).topk(2 * k)
+            best = zip(top.tolist(), idx.tolist())
         keep_beams, keep_tok, keep_scores = [], [], []
-        for s, bi, t in zip(top.tolist(), (idx // vocab).tolist(), (idx % vocab).tolist()):
+        for s, i in best:
+            bi, t = divmod(i, vocab)
             if s == float("-inf"):
                 break
             if t == self.eos_id:

@@ -115,12 +115,14 @@ def beam_search(model: Transformer, src: Tensor, beam_size: int, max_len: int, a
     trace = traced(trace, rows)
     memory, src_k = memory.expand(k, -1, -1), src.expand(k, -1)
     while beam.step < max_len:
+        best = None
         if rows is not None:
             logp = rows.step(beam.seqs[:, -1], trace.buffers() if trace else None,
                              first=beam.step == 0).log_softmax(-1)  # (k, V)
+            best = rows.best(logp, beam.scores, 2 * k)  # the same ranking as advance's, in C
         else:
             logp = step_logprobs(model, memory, src_k, beam.seqs, state, head_masks, runner)  # (k, V)
-        index = beam.advance(logp)
+        index = beam.advance(logp, best)
         if trace is not None:
             trace.record(logp, index, beam)
         if on_step is not None:
