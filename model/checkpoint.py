@@ -242,7 +242,7 @@ def load_model(path: Path | str, device: str = "cpu") -> LoadedModel:
     except (SafetensorError, OSError, ValueError) as exc:
         raise CheckpointError(f"{folder / WEIGHTS} is corrupt or truncated ({exc})") from None
     model = build_model(cfg, tensors, WEIGHTS).to(device).eval()
-    packed_linear.use_native(model)  # a few rows' products through the native kernel, where it is built
+    use_native(model)
     return LoadedModel(model, tokenizer, cfg, folder, device, data.get("meta", {}),
                        max_train_length=training_length(folder))
 
@@ -261,10 +261,20 @@ def load_hf_marian(folder: Path, hf: dict, device: str = "cpu") -> LoadedModel:
     tokenizer.prefix = _language_code(display_name(folder), tokenizer.vocab)
     tensors = to_state_dict(read_tensors(folder), cfg, folder)
     model = build_model(cfg, tensors, f"{folder.name}'s Marian weights").to(device).eval()
-    packed_linear.use_native(model)
+    use_native(model)
     meta = {"origin": "marian", "imported_from": str(folder),
             "note": f"Hugging Face Marian model {display_name(folder)}"}
     return LoadedModel(model, tokenizer, cfg, folder, device, meta)
+
+
+def use_native(model: Transformer) -> None:
+    """A loaded model's passes of a few rows through native code where the library is built: its
+    products (``packed_linear.use_native``) and a short sentence's encoder pass (model/native/encoder.py).
+    Chosen once, at load, so a model never changes kernels midway."""
+    if packed_linear.use_native(model):
+        from model.native.encoder import encode  # noqa: PLC0415 (model.native imports this module)
+
+        model.native_encode = encode
 
 
 def build_model(cfg: ModelConfig, tensors: dict[str, torch.Tensor], source: str) -> Transformer:

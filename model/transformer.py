@@ -79,6 +79,9 @@ def padding_mask(tokens: Tensor, pad_id: int) -> Tensor:
 
 
 class Transformer(nn.Module):
+    # ``encode``'s native path, set on a model loaded with the native kernel chosen (model/checkpoint.py)
+    native_encode = None
+
     def __init__(self, cfg: ModelConfig) -> None:
         super().__init__()
         self.cfg = cfg
@@ -132,6 +135,10 @@ class Transformer(nn.Module):
         head_mask: (L, H) multipliers for encoder self-attention heads (ablation), or (B, L, H) with one
         row per sentence (many ablations in one batch); None = all heads.
         """
+        if self.native_encode is not None:  # a loaded model's short sentence: one C call (model/native/encoder.py)
+            done = self.native_encode(self, src, need_weights, head_mask)
+            if done is not None:
+                return done
         mask = padding_mask(src, self.cfg.pad_id)
         x, weights = self.embed(src, source=True), []
         for i, layer in enumerate(self.encoder):

@@ -27,7 +27,7 @@ import time
 from pathlib import Path
 
 HERE = Path(__file__).parent
-SOURCES = (HERE / "draft_step.c", HERE / "rows_step.c", HERE / "beam_top.c")
+SOURCES = (HERE / "draft_step.c", HERE / "rows_step.c", HERE / "beam_top.c", HERE / "encoder_pass.c")
 HEADERS = (HERE / "step_common.h",)
 FLAGS = ("-O3", "-march=native", "-shared", "-fPIC", "-fno-math-errno")
 
@@ -159,6 +159,10 @@ def _build() -> ctypes.CDLL | None:
     fn.argtypes = [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_int, ctypes.c_int,
                    ctypes.c_int]
     fn.restype = None
+    fn = lib.ae_encode
+    fn.argtypes = [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_int, ctypes.c_void_p,
+                   ctypes.c_void_p, ctypes.c_void_p]
+    fn.restype = ctypes.c_int
     fn = lib.ae_beam_top
     fn.argtypes = [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_int, ctypes.c_int, ctypes.c_int, ctypes.c_void_p,
                    ctypes.c_void_p]
