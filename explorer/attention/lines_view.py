@@ -15,6 +15,7 @@ from PySide6.QtCore import Signal
 from explorer.attention.tokens import display_piece, elide
 from explorer.ui.i18n import tr
 from explorer.ui.plot_titles import BASE_POINT_SIZE
+from explorer.ui.style import BASE_POINT_SIZE as WIDGET_POINT_SIZE
 
 FADE = 0.07  # opacity factor of the lines that do not touch the hovered token
 # Tableau-like qualitative colours: distinct for the paper's 8 heads and still distinguishable at 16.
@@ -153,6 +154,9 @@ class LinesView(QtWidgets.QWidget):
 
     def set_font_scale(self, f: float) -> None:
         self._font_scale = max(0.5, float(f))
+        for button in self._swatches:
+            button.setProperty("styled_on", None)  # their style sheets carry the type size: set anew
+        self._sync_swatches()
         self.canvas.update()
 
     # ----------------------------------------------------------------------------- geometry, paint
@@ -288,8 +292,11 @@ class LinesView(QtWidgets.QWidget):
             color = head_color(h)
             fg = "white" if on else color.name()
             bg = color.name() if on else "transparent"
+            # The size is written out: a style sheet's font is fixed when it is applied, so the chips kept
+            # the unzoomed size under zoom and in presentation mode while the "Heads:" beside them grew.
             button.setStyleSheet(f"QToolButton {{ background: {bg}; color: {fg}; border: 2px solid "
-                                 f"{color.name()}; border-radius: 4px; padding: 1px 6px; font-weight: bold; }}")
+                                 f"{color.name()}; border-radius: 4px; padding: 1px 6px; font-weight: bold; "
+                                 f"font-size: {WIDGET_POINT_SIZE * self._font_scale:.2f}pt; }}")
 
     def _toggle_head(self, head: int, on: bool) -> None:
         visible = set(self._visible)

@@ -87,3 +87,18 @@ def test_column_titles_stay_inside_a_narrow_canvas(lines, synthetic_maps):
     assert x_query - metrics.horizontalAdvance("Queries (target)") >= rect.left()  # right-aligned at x_query
     assert x_key + 6 + metrics.horizontalAdvance("Keys (source)") <= rect.right()  # left-aligned at x_key
     assert x_key - x_query >= 120  # the lines keep room to be read
+
+
+def test_head_chips_take_the_zoomed_type_size(lines, qtbot):
+    """Zoom and presentation mode scale the view's fonts: the H1… chips grow with the text beside them
+    (their style sheets once fixed them at the unzoomed size)."""
+    from explorer.ui.style import BASE_POINT_SIZE  # noqa: PLC0415
+
+    chip = lines._swatches[1]
+    small = chip.sizeHint().height()
+    lines.set_font_scale(1.5)
+    qtbot.waitUntil(lambda: chip.font().pointSizeF() == pytest.approx(1.5 * BASE_POINT_SIZE), timeout=1000)
+    assert chip.sizeHint().height() > small * 1.25
+    lines.set_heads({1})  # a toggle restyles a chip: it keeps the size
+    assert lines._swatches[1].font().pointSizeF() == pytest.approx(1.5 * BASE_POINT_SIZE)
+    assert lines._swatches[2].font().pointSizeF() == pytest.approx(1.5 * BASE_POINT_SIZE)
