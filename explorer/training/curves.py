@@ -51,6 +51,16 @@ def _number(value: float | None, fmt: str) -> str:
     return "–" if value is None or not math.isfinite(value) else format(value, fmt)
 
 
+def _rows(widths: list[int], room: int) -> int:
+    """How many rows a flow of boxes of these widths takes in ``room`` pixels."""
+    rows, used = 1, 0
+    for w in widths:
+        if used and used + w > room:
+            rows, used = rows + 1, 0
+        used += w
+    return rows
+
+
 class StatsStrip(QtWidgets.QWidget):
     """A row of 'title / value' pairs that wraps when narrow; the GPU memory pair is hidden on CPU runs."""
 
@@ -60,6 +70,8 @@ class StatsStrip(QtWidgets.QWidget):
         row.setContentsMargins(4, 2, 4, 2)
         self._values: dict[str, QtWidgets.QLabel] = {}
         self._boxes: dict[str, QtWidgets.QWidget] = {}
+        self._titles: dict[str, QtWidgets.QLabel] = {}
+        self._cols: list[QtWidgets.QBoxLayout] = []
         bold = QtGui.QFont()
         bold.setBold(True)  # only bold is set, so the size keeps following the app's zoom
         for key in STATS:
@@ -75,13 +87,48 @@ class StatsStrip(QtWidgets.QWidget):
             col.addWidget(title)
             col.addWidget(value)
             row.addWidget(box)
-            self._values[key], self._boxes[key] = value, box
+            self._values[key], self._boxes[key], self._titles[key] = value, box, title
+            self._cols.append(col)
         self.clear()
+
+    def side_by_side(self) -> bool:
+        """Whether each title stands beside its value rather than above it."""
+        return self._cols[0].direction() == QtWidgets.QBoxLayout.Direction.LeftToRight
+
+    def resizeEvent(self, event) -> None:  # noqa: N802 - Qt override
+        super().resizeEvent(event)
+        self._fit_pairs()
+
+    def changeEvent(self, event) -> None:  # noqa: N802 - Qt override
+        super().changeEvent(event)
+        if event.type() == QtCore.QEvent.Type.FontChange:  # a zoom: the pairs' widths change
+            QtCore.QTimer.singleShot(0, self, self._fit_pairs)
+
+    def _fit_pairs(self) -> None:
+        """Each title above its value while the pairs fit one row (a dashboard's columns); past that, beside
+        it wherever that takes fewer lines. Beside the form on a projector, zoomed, most pairs had a row of
+        their own, two lines each, and pushed the curves below the fold."""
+        keys = [k for k in STATS if not self._boxes[k].isHidden()]
+        titles = [self._titles[k].sizeHint().width() for k in keys]
+        values = [self._values[k].sizeHint().width() for k in keys]
+        room = self.width() - 8  # the strip's margins
+        beside_widths = [t + v + 18 for t, v in zip(titles, values)]
+        above = _rows([max(t, v) + 12 for t, v in zip(titles, values)], room) * 2  # lines
+        flat = above > 2 and max(beside_widths) <= room and _rows(beside_widths, room) < above
+        if flat == self.side_by_side():
+            return
+        direction = QtWidgets.QBoxLayout.Direction
+        for col in self._cols:
+            col.setDirection(direction.LeftToRight if flat else direction.TopToBottom)
+            col.setSpacing(6 if flat else 0)
+        self.updateGeometry()
 
     def clear(self) -> None:
         for label in self._values.values():
             label.setText("–")
         self._boxes["memory"].hide()
+        if self._cols:
+            self._fit_pairs()
 
     def value(self, key: str) -> str:
         return self._values[key].text()
@@ -104,6 +151,7 @@ class StatsStrip(QtWidgets.QWidget):
         if p.gpu_mem_mb is not None:
             self._values["memory"].setText(f"{p.gpu_mem_mb / 1024:.2f} GiB")
             self._boxes["memory"].show()
+        self._fit_pairs()  # the numbers' widths changed
 
 
 class TrainingCurves(QtWidgets.QWidget):
@@ -118,6 +166,7 @@ class TrainingCurves(QtWidgets.QWidget):
         # Loss gets twice the room: it is the curve the class watches.
         self.canvas.ci.layout.setColumnStretchFactor(0, 2)
         self._stacked = False
+        self._scale = 1.0  # the font scale (zoom): the plots' least height grows with their type
         for plot in (self.lr_plot, self.bleu_plot):
             plot.setXLink(self.loss_plot)
         self.loss_plot.addLegend(offset=(-8, 8))
@@ -184,6 +233,8 @@ class TrainingCurves(QtWidgets.QWidget):
         return np.asarray(xs, dtype=float), np.asarray(ys, dtype=float)
 
     def set_font_scale(self, f: float) -> None:
+        self._scale = f
+        self._fit_minimum()
         size = f"{max(6.0, 11.0 * f):.0f}pt"
         for plot in (self.loss_plot, self.lr_plot, self.bleu_plot):
             plot.titleLabel.setAttr("size", size)
@@ -223,7 +274,9 @@ class TrainingCurves(QtWidgets.QWidget):
 
     def _fit_minimum(self) -> None:
         rows = 3 if self._stacked else 1
-        self.setMinimumHeight(rows * (MIN_PLOT_PX + PLOT_GAP_PX))
+        # Zoomed, the title and the step axis take more of a plot's height: at ×1.52 a plot of MIN_PLOT_PX
+        # kept a ~45-px strip of curve under its legend. Its least height grows with the type instead.
+        self.setMinimumHeight(rows * (round(MIN_PLOT_PX * max(1.0, self._scale)) + PLOT_GAP_PX))
         self.updateGeometry()
 
     def sizeHint(self) -> QtCore.QSize:  # noqa: N802 - Qt override

@@ -14,7 +14,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QMessageBox
+from PySide6.QtWidgets import QApplication, QMessageBox
 
 from explorer.training.curves import StatsStrip, TrainingCurves, format_duration
 from explorer.training.panel import TrainPanel
@@ -140,6 +140,30 @@ def test_curves_and_stats_show_what_the_records_carry(qtbot):
     assert (format_duration(None), format_duration(3725)) == ("–", "1:02:05")
     curves.clear()
     assert curves.series("train")[0].size == 0
+
+
+def test_a_narrow_strip_sets_each_title_beside_its_value_when_that_takes_fewer_lines(qtbot):
+    """Beside the form on a projector each pair had a row of its own, title above value: the strip took
+    six rows of two lines and pushed the curves below the fold. There, a title beside its value halves
+    that; wide, where the pairs share a row, each title stays above its value."""
+    stats = StatsStrip()
+    qtbot.addWidget(stats)
+    stats.update_from(record(step=30, loss=2.0))
+    stats.resize(1400, 100)
+    stats.show()
+    qtbot.waitExposed(stats)
+    assert not stats.side_by_side()
+    narrow = max(stats.fontMetrics().horizontalAdvance(t) for t in ("Valid BLEU", "Train loss")) + 90
+    stats.resize(narrow, 400)
+    qtbot.waitUntil(stats.side_by_side, timeout=1000)
+    QApplication.processEvents()
+    line = stats.fontMetrics().lineSpacing()
+    boxes = [box for box in stats._boxes.values() if not box.isHidden()]
+    assert all(box.sizeHint().height() < 1.6 * line for box in boxes)  # one line a pair, not two
+    assert stats.layout().heightForWidth(narrow) < 1.5 * line * len(boxes)
+    stats.update_from(record(step=12_345, loss=2.0))  # a wider number: each pair still whole
+    assert stats.side_by_side()
+    assert all(box.sizeHint().width() <= narrow for box in stats._boxes.values() if not box.isHidden())
 
 
 def test_error_records_from_the_worker_show_their_message(panel, qtbot):
