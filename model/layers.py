@@ -15,7 +15,9 @@ import torch.nn.functional as F
 from torch import Tensor, nn
 
 from model.config import ModelConfig
+from model.kv_cache import KVCache
 from model.packed_linear import Linear, linear
+from model.packing import Packing
 
 
 def attention(q: Tensor, k: Tensor, v: Tensor, mask: Tensor | None = None,
@@ -30,77 +32,6 @@ def attention(q: Tensor, k: Tensor, v: Tensor, mask: Tensor | None = None,
     weights = scores.softmax(dim=-1)
     p = F.dropout(weights, dropout) if dropout > 0 else weights
     return p @ v, weights  # (B, H, T, d_k), (B, H, T, S)
-
-
-class Packing:
-    """Where the real tokens of a padded (B, T) batch sit, so position-wise layers can skip the padding.
-
-    Length-bucketed training batches still carry about 15% padding on the source side. Linear layers,
-    layer norms and dropout then run on the N real tokens alone, packed as (N, C); only attention
-    scatters them back into the padded (B, T, C) layout it works in.
-    """
-
-    def __init__(self, keep: Tensor) -> None:
-        self.batch, self.length = keep.shape  # keep: bool (B, T), True = a real token
-        self.index = keep.reshape(-1).nonzero().squeeze(1)  # (N,) flat positions of the real tokens
-        self.positions = self.index % self.length  # (N,) each token's position in its sentence
-        self.key_mask = keep[:, None, None, :]  # (B, 1, 1, T) for attention, True = may attend
-
-    def pack(self, x: Tensor) -> Tensor:
-        """(B, T, C) → (N, C)."""
-        return x.reshape(self.batch * self.length, -1).index_select(0, self.index)
-
-    def unpack(self, x: Tensor) -> Tensor:
-        """(N, C) → (B, T, C), zeros at the padding."""
-        c = x.size(-1)
-        out = x.new_zeros(self.batch * self.length, c).index_copy(0, self.index, x)
-        return out.view(self.batch, self.length, c)
-
-
-class KVCache:
-    """Keys and values of one self-attention sub-layer, grown step by step during decoding (no grad).
-
-    They live in buffers with room to spare, doubled when full, so a step writes its new keys in place
-    instead of copying the whole cache (``torch.cat``) at every step.
-    """
-
-    def __init__(self) -> None:
-        self._k: Tensor | None = None  # (B, H, capacity, d_k)
-        self._v: Tensor | None = None
-        self.length = 0
-
-    @property
-    def k(self) -> Tensor | None:
-        return None if self._k is None else self._k[:, :, : self.length]
-
-    @property
-    def v(self) -> Tensor | None:
-        return None if self._v is None else self._v[:, :, : self.length]
-
-    def append(self, k: Tensor, v: Tensor) -> tuple[Tensor, Tensor]:
-        """Add (B, H, t, d_k) keys and values; returns all of them so far, (B, H, length, d_k) views."""
-        end = self.length + k.size(2)
-        if self._k is None or end > self._k.size(2):
-            capacity = max(32, 2 * end)
-            grown_k = k.new_empty(k.size(0), k.size(1), capacity, k.size(3))
-            grown_v = v.new_empty(v.size(0), v.size(1), capacity, v.size(3))
-            if self.length:
-                grown_k[:, :, : self.length] = self.k
-                grown_v[:, :, : self.length] = self.v
-            self._k, self._v = grown_k, grown_v
-        self._k[:, :, self.length:end] = k
-        self._v[:, :, self.length:end] = v
-        self.length = end
-        return self.k, self.v
-
-    def truncate(self, length: int) -> None:
-        """Forget every position from ``length`` on (a rejected draft, see ``speculative.checked_greedy``)."""
-        self.length = min(self.length, length)
-
-    def reorder(self, index: Tensor) -> None:
-        """Follow the beams that survived a beam-search step."""
-        if self._k is not None:
-            self._k, self._v = self._k.index_select(0, index), self._v.index_select(0, index)
 
 
 class MultiHeadAttention(nn.Module):

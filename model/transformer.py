@@ -12,7 +12,9 @@ from torch.overrides import TorchFunctionMode
 from model import packed_linear
 from model.config import ModelConfig
 from model.fused_loss import linear_cross_entropy
-from model.layers import DecoderLayer, EncoderLayer, KVCache, Packing, PositionalEncoding
+from model.kv_cache import KVCache
+from model.layers import DecoderLayer, EncoderLayer, PositionalEncoding
+from model.packing import Packing
 
 
 @dataclass
