@@ -198,7 +198,7 @@ class PositionalEncoding(nn.Module):
     def __init__(self, d_model: int, layout: str = "interleaved") -> None:
         super().__init__()
         self.d_model, self.layout = d_model, layout
-        # Computed on the CPU even inside ``torch.device("meta")`` (model.checkpoint.expected_shapes): the
+        # Computed on the CPU even inside ``torch.device("meta")`` (model.folder_checks.expected_shapes): the
         # meta versions of arange/sin/pow are Python kernels whose first use imports torch._dynamo (~1.4 s).
         with torch.device("cpu"):
             table = sinusoidal_table(256, d_model, layout)

@@ -61,7 +61,7 @@ FORMS = (
        "two moments, before activations), but {device} has {free} GiB free; "
        "choose a smaller preset or d_model"),  # memory.check_fits
     # A damaged run named in "Resume from": its LATEST (checkpoint.resolve), a checkpoint's meta
-    # (checkpoint.check_meta), its train_state.pt (state.check_state_fits), its train_config.json
+    # (folder_checks.check_meta), its train_state.pt (state.check_state_fits), its train_config.json
     # (config.TrainConfig.from_json). The technical detail after "does not fit this model:" stays English.
     N_("{path} names {name}, which is missing; {here}"),
     N_("{path} names {name}, which has no {file}; {here}"),
