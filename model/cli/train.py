@@ -11,7 +11,9 @@ import signal
 import threading
 from pathlib import Path
 
+from model.cli.inputs import DEVICE_HELP
 from model.cli.progress import ProgressBar
+from model.cli.types import at_least, count, fraction, positive_float, positive_int, seed
 from model.config import TrainConfig, preset
 from model.errors import TrainingError, UserError
 from model.training.control import RUN_FILES, STOP, TrainControl, clear_controls, watch_files
@@ -172,3 +174,74 @@ def launch(a: argparse.Namespace, out_dir: str) -> int:
     if last is not None and last.event == "error":
         raise TrainingError(last.message)
     return 0
+
+
+TASK_HELP = ("a built-in synthetic task instead of a corpus; the model then translates input like: "
+             "reverse, copy, sort: 3-12 space-separated digits, e.g. '3 1 4 1 5' (reverse → '5 1 4 1 3'); "
+             "dates: 'DAY Month YEAR', e.g. '14 July 1989' → '1989-07-14'")
+
+
+def add_train_command(sub) -> None:
+    """The ``train`` command's options, grouped as its --help shows them."""
+    t = sub.add_parser("train", help="train a Transformer on a parallel corpus or a built-in task")
+    data = t.add_argument_group("data (one of --src/--tgt, --tsv or --task)")
+    data.add_argument("--src", metavar="FILE", help="source-language sentences, one per line (UTF-8)")
+    data.add_argument("--tgt", metavar="FILE", help="target-language sentences, aligned line by line with --src")
+    data.add_argument("--tsv", metavar="FILE", help="one 'source<TAB>target' pair per line")
+    data.add_argument("--task", choices=("reverse", "copy", "sort", "dates"), help=TASK_HELP)
+    data.add_argument("--valid-src", metavar="FILE", help="validation source sentences "
+                      "(default: 500 pairs held out of the training corpus)")
+    data.add_argument("--valid-tgt", metavar="FILE", help="validation target sentences, aligned with --valid-src")
+    run = t.add_argument_group("run folder")
+    run.add_argument("--out", metavar="DIR", help="run folder for checkpoints (step-*/, LATEST) and log.jsonl")
+    run.add_argument("--resume", metavar="DIR", help="continue a run or checkpoint folder exactly where it stopped")
+    run.add_argument("--overwrite", action="store_true",
+                     help="start a new run in an --out folder that already holds one (its LATEST moves to the "
+                          "new run; the old run's step-* folders are removed when the new run saves its first)")
+    run.add_argument("--keep", type=positive_int, default=None, metavar="N",
+                     help="checkpoints of this run to keep, the newest always among them (default 5; a resumed "
+                          "run keeps its own unless given)")
+    model = t.add_argument_group("model (the paper's names; defaults from --preset)")
+    model.add_argument("--preset", default="small", choices=("tiny", "small", "base", "big"),
+                       help="tiny: 2 layers, d_model 64 (toy tasks); small: 4 layers, 256 (default, CPU); "
+                            "base and big: the paper's")
+    model.add_argument("--layers", type=positive_int, metavar="N", help="N: layers in the encoder and in the decoder")
+    model.add_argument("--d-model", type=positive_int, metavar="D", help="d_model: width of every layer")
+    model.add_argument("--heads", type=positive_int, metavar="H", help="h: attention heads (must divide d_model)")
+    model.add_argument("--d-ff", type=positive_int, metavar="D", help="d_ff: inner width of the feed-forward layers")
+    model.add_argument("--vocab-size", type=at_least(5), metavar="V",
+                       help="SentencePiece pieces shared by both languages "
+                            "(default: the preset's; at most 64 for --task)")
+    model.add_argument("--dropout", type=fraction, metavar="P", help="P_drop on embeddings and sub-layer outputs")
+    model.add_argument("--no-share-embeddings", action="store_true",
+                       help="separate source, target and output matrices instead of the paper's one (an ablation)")
+    hw = t.add_argument_group("hardware")
+    hw.add_argument("--device", default="cpu", metavar="DEVICE", help=DEVICE_HELP)
+    # At most 1,024: OpenMP crashed the process (SIGSEGV, no message) asked for 5,000.
+    hw.add_argument("--threads", type=at_least(1, 1024), metavar="N",
+                    help="CPU threads for torch, 1-1024 (default: torch's choice)")
+    hw.add_argument("--cpu-amp", action="store_true",
+                    help="CPU: bf16 autocast (needs AVX512-BF16 or AMX; weights stay fp32)")
+    hw.add_argument("--gpus", type=count, default=0, metavar="N", help="train on N local GPUs through torchrun (DDP)")
+    hw.add_argument("--backend", choices=("nccl", "gloo"),
+                    help="with --gpus: nccl (GPUs, the default) or gloo (N CPU processes)")
+    sched = t.add_argument_group("schedule")
+    sched.add_argument("--max-steps", type=positive_int, default=None, metavar="N", help="stop after N optimizer steps")
+    sched.add_argument("--max-minutes", type=positive_float, default=None, metavar="M",
+                       help="stop after M minutes of training, with a checkpoint")
+    sched.add_argument("--warmup", type=positive_int, default=4000, metavar="N",
+                       help="warmup_steps of the paper's learning-rate formula, eq. (3) (default 4000)")
+    sched.add_argument("--lr-scale", type=positive_float, default=1.0, metavar="X",
+                       help="multiply the paper's learning rate by X (default 1)")
+    sched.add_argument("--batch-tokens", type=at_least(16), default=4096, metavar="N",
+                       help="source + target tokens per batch (default 4096; per GPU with --gpus)")
+    sched.add_argument("--label-smoothing", type=fraction, default=0.1, metavar="EPS",
+                       help="ε_ls of the paper (default 0.1; 0 turns it off)")
+    sched.add_argument("--valid-every", type=count, default=None, metavar="N",
+                       help="validation loss and BLEU every N steps (default 500; 0: never)")
+    sched.add_argument("--checkpoint-every", type=count, default=None, metavar="N",
+                       help="checkpoint every N steps (default 500; 0: only at the end)")
+    sched.add_argument("--report-every", type=positive_int, default=None, metavar="N",
+                       help="progress line every N steps (default 10)")
+    sched.add_argument("--seed", type=seed, default=1, help="random seed of the data order, dropout and init")
+    t.set_defaults(func=cmd_train)
