@@ -29,14 +29,15 @@ sys.path.insert(0, sys.argv[2])
 import attention_explorer
 attention_explorer.use()
 import explorer.app as app
-real = app.after_first_paint
+import explorer.ui.startup as startup  # Qt-free at import: the timing still starts with main()
+real = startup.after_first_paint
 def first_paint(widget, callback, fallback_ms=1000):
     from PySide6.QtWidgets import QApplication
     def done():
         print("FIRST_PAINT", time.time() - t_spawn, flush=True)
         QApplication.instance().quit()
     real(widget, done, fallback_ms)
-app.after_first_paint = first_paint
+startup.after_first_paint = first_paint
 sys.exit(app.main([]))
 """
 

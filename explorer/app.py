@@ -151,6 +151,8 @@ def run_gui(args: argparse.Namespace) -> int:
     from PySide6.QtWidgets import QApplication
 
     from explorer.ui import style
+    from explorer.ui.startup import after_first_paint, quiet_headless_warnings
+    from explorer.window.view_state import apply_state_once
 
     app = QApplication.instance() or QApplication(sys.argv[:1])
     quiet_headless_warnings(app)
@@ -192,7 +194,7 @@ def run_gui(args: argparse.Namespace) -> int:
     if screenshot:
         return _run_screenshot(app, window, args)
 
-    _apply_state_once(window, args, on_error=window.show_status)
+    apply_state_once(window, args, on_error=window.show_status)
     first = first_model(window, args, language)
     start = partial(window.open_model, first) if first else window.load_default_model
     # The worker's torch import competes with the GUI thread for the GIL; starting it only after
@@ -202,96 +204,11 @@ def run_gui(args: argparse.Namespace) -> int:
     return app.exec()
 
 
-# What the headless platforms say each time a shown window's minimum or maximum size changes (the
-# positional-encoding tab's views do, ten times at `--view pe`): true of the plugin, of no use to a user.
-HEADLESS_NOISE = ("This plugin does not support propagateSizeHints()",)
-
-
-def quiet_headless_warnings(app) -> None:
-    """On the offscreen and minimal platforms (a screenshot, a headless start), drop HEADLESS_NOISE; every
-    other message of Qt still reaches stderr, and a real display's messages are untouched."""
-    if app.platformName() not in ("offscreen", "minimal"):
-        return
-    from PySide6.QtCore import qInstallMessageHandler
-
-    previous = None
-
-    def handler(mode, context, message) -> None:
-        if message in HEADLESS_NOISE:
-            return
-        if previous is not None:
-            previous(mode, context, message)
-        else:
-            category = context.category if context.category and context.category != "default" else ""
-            print(f"{category}: {message}" if category else message, file=sys.stderr)
-
-    previous = qInstallMessageHandler(handler)
-
-
-def after_first_paint(widget, callback, fallback_ms: int = 1000) -> None:
-    """Call ``callback`` once, just after ``widget`` first paints (or after ``fallback_ms`` if it
-    is never exposed, e.g. started minimised)."""
-    from PySide6.QtCore import QEvent, QObject, QTimer
-
-    class _Watcher(QObject):
-        def eventFilter(self, obj, event):  # noqa: N802 - Qt override
-            if event.type() == QEvent.Type.Paint:
-                fire()
-            return False
-
-    done = []
-    watcher = _Watcher(widget)
-
-    def fire() -> None:
-        if not done:
-            done.append(True)
-            widget.removeEventFilter(watcher)
-            QTimer.singleShot(0, callback)  # after this paint has finished
-
-    widget.installEventFilter(watcher)
-    QTimer.singleShot(fallback_ms, fire)
-
-
-def _apply_state_once(window, args, on_error) -> None:
-    """Select --kind/--layer/--head when the first translation arrives (they need its shape)."""
-    if not (args.kind or args.layer or args.head):
-        return
-
-    def apply(_translation) -> None:
-        window.controller.translation_ready.disconnect(apply)
-        try:
-            select_state(window, args)
-        except ValueError as exc:
-            on_error(str(exc))
-
-    window.controller.translation_ready.connect(apply)
-
-
-def select_state(window, args) -> None:
-    """Apply the 1-based --kind/--layer/--head to the attention panel, checking the model's shape."""
-    info = window.controller.info
-    kind, layer, head = current_state(window.attention_panel)
-    if args.layer is not None:
-        if info is not None and args.layer > info.n_layers:
-            raise ValueError(f"--layer {args.layer} is out of range: the model has {info.n_layers}")
-        layer = args.layer - 1
-    if args.head is not None:
-        if info is not None and args.head > info.n_heads:
-            raise ValueError(f"--head {args.head} is out of range: the model has {info.n_heads}")
-        head = args.head - 1
-    window.attention_panel.set_state(args.kind or kind, layer, head)
-
-
-def current_state(panel) -> tuple[str, int, int]:
-    """(kind, layer, head) the panel shows now, 0-based."""
-    kind, layer, head, _mean = panel.state()
-    return kind, layer, head
-
-
 def _run_screenshot(app, window, args) -> int:
     from PySide6.QtCore import QTimer
 
     from explorer.translate.worker import UNEXPECTED
+    from explorer.window.view_state import select_state
 
     result = {"rc": 1}
 

@@ -18,7 +18,7 @@ from PySide6.QtCore import qWarning
 from PySide6.QtWidgets import QApplication, QWidget
 app = QApplication([])
 if sys.argv[1] == "quiet":
-    from explorer.app import quiet_headless_warnings
+    from explorer.ui.startup import quiet_headless_warnings
     quiet_headless_warnings(app)
 w = QWidget()
 w.show()
