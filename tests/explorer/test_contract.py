@@ -22,7 +22,7 @@ VIEWS = {f"explorer.{package}.{name}" for package, names in {
                   "lines_view", "mask_overlay", "panel", "panel_export", "panel_keys", "removed_tiles", "token_axis",
                   "tokens"),
     "positional": ("clock", "clock_table", "clock_view", "encoding", "tab", "table_view"),
-    "lecture": ("formula_view", "step_bars", "step_beam", "step_heatmap", "step_maps", "step_view"),
+    "lecture": ("formula_rows", "formula_view", "step_bars", "step_beam", "step_heatmap", "step_maps", "step_view"),
     "training": ("curves",),
     "workbench": ("alignment_view", "importance_view", "run_bar", "stats_view", "value_grid"),
 }.items() for name in names}
@@ -30,7 +30,8 @@ VIEWS = {f"explorer.{package}.{name}" for package, names in {
 # model.records.research: the workbench's records; model.analysis.alignment: argmax links in NumPy, which
 # the alignment view draws for the current sentence
 # model.builtin (and the model.languages it names pairs with): the built-in models' folders, for the Models menu
-LIGHT = {"model", "model.records", "model.records.research", "model.records.workbench", "model.choices",
+LIGHT = {"model", "model.records", "model.records.model_and_run", "model.records.research", "model.records.workbench",
+         "model.choices",
          "model.config", "model.errors", "model.analysis", "model.analysis.walkthrough", "model.analysis.alignment",
          "model.files", "model.analysis.head_stats",
          "model.builtin", "model.languages", "model.safe_json", "model.hub", "model.hub.cache",
