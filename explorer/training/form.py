@@ -8,17 +8,18 @@ the rules.
 
 Choosing a corpus fills in settings that suit it (``explorer.training.defaults``): a synthetic task must
 converge on a CPU while a class watches, a real corpus needs the small preset and the paper's schedule.
+The run's folder, and the corpus of a run to resume, are ``explorer.training.form_folders``'s.
 """
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 
 from PySide6 import QtWidgets
 from PySide6.QtCore import Signal
 
-from explorer.training.defaults import CORPORA, DIGIT_PROBE, PROBES, RUNS_ROOT, TASK_DEFAULTS, TEXT_DEFAULTS
+from explorer.training.defaults import CORPORA, DIGIT_PROBE, PROBES, TASK_DEFAULTS, TEXT_DEFAULTS
+from explorer.training.form_folders import RunFolder
 from explorer.training.worker import CPU_BF16, TrainRequest
 from explorer.ui import style
 from explorer.ui.form_fields import PathField, spin_box
@@ -26,7 +27,7 @@ from explorer.ui.i18n import N_, tr, translate
 from model.choices import PRESETS, TrainConfig, UserError
 
 
-class TrainForm(QtWidgets.QWidget):
+class TrainForm(RunFolder, QtWidgets.QWidget):
     """Every setting of a run; ``request()`` builds the TrainRequest or raises UserError."""
 
     validity_changed = Signal(bool)
@@ -223,23 +224,13 @@ class TrainForm(QtWidgets.QWidget):
                 return tr("corpus file not found: {path}", path=path)
         return ""
 
-    def output_folder(self) -> str:
-        return self.out_field.path()
-
     def probe_sentence(self) -> str:
         return self.probe_edit.text().strip()
 
     def request(self) -> TrainRequest:
         """The run the form describes; UserError with a message for a person if it is incomplete."""
-        if self._auto_out:
-            self._refresh_out()  # a fresh time stamp, so two runs never share a folder
+        self._settle_out_folder()
         kind, resume = self.corpus_kind(), self.resume_field.path()
-        if resume and self._auto_out:
-            # Continue in the run folder that holds the checkpoint, as the command line does.
-            folder = Path(resume)
-            self._setting_out = True
-            self.out_field.set_path(str(folder if (folder / "LATEST").is_file() else folder.parent))
-            self._setting_out = False
         corpus: dict = {}
         if kind == "task":
             # Mixed-length batches: short digit sequences pad little, and steps on one length at a time
@@ -275,31 +266,6 @@ class TrainForm(QtWidgets.QWidget):
         return TrainRequest(cfg, resume=resume, n_gpus=n_gpus, ding_reverse=ding)
 
     # ------------------------------------------------------------------------------------ internals
-    def _on_resume_chosen(self) -> None:
-        """Show the chosen run's corpus in the corpus fields: a resumed run reads only files it is given
-        (model.training.run.check_saved_corpora), so the form names them, where the user can see and change
-        them, instead of the run's train_config.json naming them unseen."""
-        from model.safe_json import read_json
-
-        folder = Path(self.resume_field.path()).expanduser()
-        latest = folder / "LATEST"
-        try:
-            step = folder / latest.read_text(encoding="utf-8").strip() if latest.is_file() else folder
-            saved = read_json(step / "train_config.json", UserError, max_bytes=1 << 20)
-        except (OSError, UserError, ValueError):
-            return  # no run settings there: the fields stay as they are, and Start says what is missing
-        if not isinstance(saved, dict):
-            return
-        kind = "tsv" if saved.get("tsv") else "files" if saved.get("src") and saved.get("tgt") else None
-        if kind is None:
-            return
-        self.corpus_combo.setCurrentIndex(self.corpus_combo.findData(kind))
-        if kind == "tsv":
-            self.tsv_field.set_path(str(saved["tsv"]))
-        else:
-            self.src_field.set_path(str(saved["src"]))
-            self.tgt_field.set_path(str(saved["tgt"]))
-
     def _model_config(self):
         return PRESETS[self.preset_combo.currentText()].replace(
             vocab_size=self.vocab_spin.value(), n_layers=self.layers_spin.value(),
@@ -330,24 +296,3 @@ class TrainForm(QtWidgets.QWidget):
             self.probe_edit.setText("")  # only the user knows the language of their files
         self._refresh_out()
 
-    def _run_name(self) -> str:
-        kind = self.corpus_kind()
-        if kind == "task":
-            return self.task_combo.currentText()
-        if kind == "ding":
-            return "ding-de-en" if self.ding_combo.currentData() else "ding-en-de"
-        path = self.src_field.path() if kind == "files" else self.tsv_field.path()
-        return Path(path).stem or kind
-
-    def _refresh_out(self) -> None:
-        if self._auto_out:
-            stamp = time.strftime("%Y%m%d-%H%M%S")
-            self._setting_out = True
-            self.out_field.set_path(str(RUNS_ROOT / f"{self._run_name()}-{stamp}"))
-            self._setting_out = False
-
-    def _on_out_changed(self, text: str) -> None:
-        # Any change not made by _refresh_out is the user's (typed, browsed or set by a script);
-        # clearing the field hands it back to the default.
-        if not self._setting_out:
-            self._auto_out = not text.strip()

@@ -15,7 +15,9 @@ from PySide6.QtGui import QGuiApplication, QTextCharFormat
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QSizePolicy, QSpinBox, QVBoxLayout, QWidget
 
 from explorer.translate.confidence import PieceToolTips, show_confidence
-from explorer.translate.sentence_table import SentenceTable, paragraph_counts, show_paragraph_text
+from explorer.translate.panel_fit import PanelFit
+from explorer.translate.result_lines import detail_line, unknown_note
+from explorer.translate.sentence_table import SentenceTable, show_paragraph_text
 from explorer.translate.source_edit import SourceEdit
 from explorer.translate.translation_box import TranslationBox
 from explorer.ui.elided_list import ElidedList
@@ -23,27 +25,14 @@ from explorer.ui.i18n import tr
 from explorer.ui.style import make_error, make_heading, make_muted, make_primary, scaled_font
 
 MAX_HISTORY = 10
-QWIDGETSIZE_MAX = (1 << 24) - 1  # Qt's "no maximum" for a widget's size (not exported by PySide6)
-HISTORY_ROWS = 4  # rows the history list shows before it scrolls
-SOURCE_LINES = (2, 4)  # the source box's height follows its text between these many lines
-TRANSLATION_LINES = 5  # the most lines the translation box grows to before it scrolls
 DEFAULT_SENTENCE = "The weather is nice today."
-
-
-def _unknown_note(translation) -> str:
-    """Translation.unknown_note() in the window's language (the records, torch- and Qt-free, speak English)."""
-    if not translation.unknown_pieces:
-        return ""
-    k, n = translation.unknown_characters()
-    return tr("{k} of {n} characters {verb} unknown to this model (its vocabulary never saw them), "
-              "so the translation may be wrong", k=k, n=n, verb="is" if k == 1 else "are")
 
 
 def _heading(text: str) -> QLabel:
     return make_heading(QLabel(text))
 
 
-class TranslatePanel(QWidget):
+class TranslatePanel(PanelFit, QWidget):
     """Source editor, beam size, Translate button, the translation in large type, and history."""
 
     translate_requested = Signal(str, int)  # text, beam size
@@ -196,7 +185,7 @@ class TranslatePanel(QWidget):
     def set_translation(self, translation) -> None:
         """Show a Translation (or clear with None) and remember its source in the history."""
         self.error_label.hide()
-        note = _unknown_note(translation) if translation is not None else ""
+        note = unknown_note(translation) if translation is not None else ""
         self.unknown_label.setText(note)
         self.unknown_label.setVisible(bool(note))
         self._fit_wrapped()
@@ -219,31 +208,16 @@ class TranslatePanel(QWidget):
         else:
             show_paragraph_text(self.translation_view, paragraph, translation)
         self._shown = translation
-        detail = self._detail(translation)
+        detail = detail_line(translation)
         self.detail_label.setText(detail)
         self._fit_wrapped()
         self.add_history(paragraph.source if paragraph is not None else translation.source)
-
-    def _detail(self, translation) -> str:
-        """"11 → 10 pieces · score -1.82 · mean log P -0.32", after the paragraph's counts for a paragraph."""
-        paragraph = translation.paragraph
-        n_in, n_out = len(translation.source_pieces), len(translation.target_pieces)
-        if translation.score:  # greedy decoding reports no score (0.0); do not show a fake one
-            detail = tr("{n_in} → {n_out} pieces · score {score:.2f}", n_in=n_in, n_out=n_out, score=translation.score)
-        else:
-            detail = tr("{n_in} → {n_out} pieces", n_in=n_in, n_out=n_out)
-        if translation.mean_logprob is not None:  # tinted words: where the model was unsure
-            detail += " · " + tr("mean log P {value:.2f}", value=translation.mean_logprob)
-        if paragraph is not None:
-            detail = paragraph_counts(paragraph) + "\n" + tr("sentence {i} of {n}: ", i=paragraph.selected + 1,
-                                                             n=len(paragraph.sentences)) + detail
-        return detail
 
     def retranslate(self) -> None:
         """After a language switch: the line under the translation made again (it is several texts joined,
         which the window's walk cannot take apart; it stayed in the old language until the next sentence)."""
         if self._shown is not None and self.detail_label.text():
-            self.detail_label.setText(self._detail(self._shown))
+            self.detail_label.setText(detail_line(self._shown))
             self._fit_wrapped()
 
     def show_error(self, message: str) -> None:
@@ -278,29 +252,6 @@ class TranslatePanel(QWidget):
     def _on_button(self) -> None:
         self.stop_requested.emit() if self._busy else self.request_translation()
 
-    def resizeEvent(self, event) -> None:  # Qt override
-        super().resizeEvent(event)
-        self._fit_wrapped()
-
-    def _fit_wrapped(self) -> None:
-        # A word-wrapped label's height depends on its width, which the layout's minimum ignores;
-        # without a fixed height a long message overlaps the rows above it instead of pushing down.
-        # The panel's width less the margins: the layout's own rectangle is empty while a relayout
-        # is pending, and a label fitted to a width of 1 px stood 380 px tall, a blank gap above it.
-        margins = self.layout().contentsMargins()
-        width = self.width() - margins.left() - margins.right()
-        if width < 40:  # not laid out yet; the first resize fits the labels
-            return
-        for label in (self.detail_label, self.unknown_label, self.error_label):
-            if label.isVisibleTo(self):
-                # A QLabel's height for a width never goes below its minimum height: the fixed height
-                # set last time is lifted first, or one bad fit would stay for good.
-                label.setMinimumHeight(0)
-                label.setMaximumHeight(QWIDGETSIZE_MAX)
-                height = label.heightForWidth(width)
-                if height >= 0:  # -1: the label does not wrap (Qt warns of a negative size)
-                    label.setFixedHeight(height)
-
     def add_history(self, text: str) -> None:
         """Put ``text`` at the top of the history, once, keeping the list short."""
         text = text.strip()
@@ -328,17 +279,3 @@ class TranslatePanel(QWidget):
         self.source_edit.setFont(scaled_font(1.25))  # the sentence under discussion reads larger
         self._fit_boxes()
 
-    def _fit_boxes(self, *_size) -> None:
-        """Fit the source and translation boxes to their wrapped lines, and the history to its rows,
-        each within its bounds; above them the box scrolls. Called again when a text, its wrapping
-        (the column's width) or the font changes."""
-        for edit, (least, most) in ((self.source_edit, SOURCE_LINES), (self.translation_view, (2, TRANSLATION_LINES))):
-            # A plain text document's layout measures its height in lines, wrapped at the box's width.
-            lines = round(edit.document().documentLayout().documentSize().height())
-            spacing = edit.fontMetrics().lineSpacing()
-            edit.setFixedHeight(min(max(lines, least), most) * spacing + 2 * edit.frameWidth() + 12)
-        rows = min(max(self.history_list.count(), 1), HISTORY_ROWS)
-        row_height = self.history_list.sizeHintForRow(0) if self.history_list.count() else -1
-        if row_height <= 0:  # an empty list has no row to measure
-            row_height = self.history_list.fontMetrics().lineSpacing() + 2
-        self.history_list.setFixedHeight(rows * row_height + 2 * self.history_list.frameWidth() + 4)

@@ -50,7 +50,7 @@ def test_unknown_warning_leaves_no_gap_and_boxes_fit_their_text(qtbot, loaded):
 
 
 def test_a_long_translation_still_gets_five_lines(qtbot, loaded):
-    from explorer.translate.panel import TRANSLATION_LINES  # noqa: PLC0415
+    from explorer.translate.panel_fit import TRANSLATION_LINES  # noqa: PLC0415
 
     tp = loaded.translate_panel
     loaded._on_translation(make_translation(" ".join(["word"] * 80)))
