@@ -24,8 +24,8 @@ from torch import Tensor, nn
 
 from model import packed_linear
 from model.native import build
-from model.native.engine import ACTIVATIONS, _ptr, supports
-from model.native.rows import _parameters, _view
+from model.native.engine import ACTIVATIONS, pointer, supports
+from model.native.rows import parameters_of, tensor_view
 from model.transformer import Transformer
 
 # The most pieces (with </s>) taken here: the products' own limit, past which oneDNN's blocked products win
@@ -40,13 +40,13 @@ class EncoderPass:
     def __init__(self, model: Transformer, lib: ctypes.CDLL) -> None:
         cfg = model.cfg
         table = model.src_embedding if model.src_embedding is not None else model.embedding
-        self.table = _view(table.weight)
-        self.arrays = [[_view(t) for t in (
+        self.table = tensor_view(table.weight)
+        self.arrays = [[tensor_view(t) for t in (
             layer.self_attn.w_qkv.weight, layer.self_attn.w_qkv.bias, layer.self_attn.w_o.weight,
             layer.self_attn.w_o.bias, layer.feed_forward.w_1.weight, layer.feed_forward.w_1.bias,
             layer.feed_forward.w_2.weight, layer.feed_forward.w_2.bias, layer.norm_1.weight, layer.norm_1.bias,
             layer.norm_2.weight, layer.norm_2.bias)] for layer in model.encoder]
-        self.layer_pointers = [_ptr(a) for arrays in self.arrays for a in arrays]
+        self.layer_pointers = [pointer(a) for arrays in self.arrays for a in arrays]
         self.d, self.heads, self.d_ff, self.layers = cfg.d_model, cfg.n_heads, cfg.d_ff, cfg.n_layers
         self.dims = np.array([cfg.d_model, cfg.n_heads, cfg.d_model // cfg.n_heads, cfg.d_ff, self.table.shape[0],
                               cfg.n_layers, 0, 0, cfg.pad_id, ACTIVATIONS[cfg.activation]], np.int64)
@@ -59,7 +59,7 @@ class EncoderPass:
         parameters are the same tensors, as ``RowWeights.of`` keeps its views."""
         if not supports(model):
             return None
-        params = _parameters(model)
+        params = parameters_of(model)
         if any(p.dtype != torch.float32 for p in params):
             return None
         lib = build.library(wait=False)
@@ -86,7 +86,7 @@ class EncoderPass:
         x = np.empty((n, d), np.float32)
         maps = np.empty((self.layers, self.heads, n, n), np.float32) if need_weights else None
         pointers = (ctypes.c_void_p * (_HEAD + len(self.layer_pointers)))(
-            _ptr(self.table), pe.data_ptr(), _ptr(scratch), _ptr(mask), *self.layer_pointers)
+            pointer(self.table), pe.data_ptr(), pointer(scratch), pointer(mask), *self.layer_pointers)
         if self.run(self.dims.ctypes.data, pointers, self.fparams.ctypes.data, n, tokens.ctypes.data,
                     x.ctypes.data, None if maps is None else maps.ctypes.data) != 0:
             raise IndexError(f"a source piece outside the table of {self.table.shape[0]}: {tokens.tolist()}")

@@ -38,7 +38,7 @@ def _f32(t: Tensor) -> np.ndarray:
     return np.ascontiguousarray(t.detach().float().cpu().numpy())
 
 
-def _ptr(a: np.ndarray | None) -> int | None:
+def pointer(a: np.ndarray | None) -> int | None:
     return None if a is None else a.ctypes.data
 
 
@@ -74,7 +74,7 @@ class NativeWeights:
         self.eps = float(model.decoder[0].norm_1.eps)
         self.positional = model.positional
         # Each layer's weight pointers, in draft_step.c's order, made once (per sentence: ~0.3 ms of ctypes).
-        self.layer_pointers = [[_ptr(a) for product in products for a in product] + [_ptr(n) for n in norms]
+        self.layer_pointers = [[pointer(a) for product in products for a in product] + [pointer(n) for n in norms]
                                for products, norms in self.layers]
 
     @classmethod
@@ -113,10 +113,10 @@ class NativeDraft:
                               w.cfg.pad_id, ACTIVATIONS[w.cfg.activation]], np.int64)
         self.fparams = np.array([w.eps, w.embed_scale], np.float32)
         out_w, out_s, out_b = w.output
-        pointers = [_ptr(w.embedding), _ptr(self.pe), _ptr(out_w), _ptr(out_s), _ptr(out_b),
-                    _ptr(self.scratch), _ptr(self.q), _ptr(self.acc)]
+        pointers = [pointer(w.embedding), pointer(self.pe), pointer(out_w), pointer(out_s), pointer(out_b),
+                    pointer(self.scratch), pointer(self.q), pointer(self.acc)]
         for fixed, (ck, cv), (sk, sv) in zip(w.layer_pointers, self.cross, self.caches):
-            pointers += fixed + [_ptr(ck), _ptr(cv), _ptr(sk), _ptr(sv)]
+            pointers += fixed + [pointer(ck), pointer(cv), pointer(sk), pointer(sv)]
         assert len(pointers) == _HEAD + _PER_LAYER * len(w.layers)
         self.pointers = (ctypes.c_void_p * len(pointers))(*pointers)
         self._step = w.lib.ae_step

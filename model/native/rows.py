@@ -21,13 +21,13 @@ import torch
 from torch import Tensor
 
 from model.native import build
-from model.native.engine import ACTIVATIONS, _ptr, supports
+from model.native.engine import ACTIVATIONS, pointer, supports
 from model.transformer import Transformer
 
 _HEAD, _PER_LAYER = 7, 22  # pointers before the layers, and per layer (rows_step.c)
 
 
-def _view(t: Tensor | None) -> np.ndarray | None:
+def tensor_view(t: Tensor | None) -> np.ndarray | None:
     """A NumPy view of an fp32 CPU tensor's storage (no copy; a copy only if it is not contiguous)."""
     return None if t is None else t.detach().contiguous().numpy()
 
@@ -41,21 +41,21 @@ class RowWeights:
         self.d, self.heads, self.d_k, self.d_ff = cfg.d_model, cfg.n_heads, cfg.d_model // cfg.n_heads, cfg.d_ff
         d = self.d
         # Views, held here so the pointers below stay valid as long as these weights are in use.
-        self.embedding = _view(model.embedding.weight)  # the target side's table
-        self.output = (_view(model.output_projection), _view(model.final_logits_bias))
+        self.embedding = tensor_view(model.embedding.weight)  # the target side's table
+        self.output = (tensor_view(model.output_projection), tensor_view(model.final_logits_bias))
         self.embed_scale, self.eps = float(model.embed_scale), float(model.decoder[0].norm_1.eps)
         self.positional = model.positional
         self.arrays, self.layer_pointers = [], []
         for layer in model.decoder:
             sa, ca, ff = layer.self_attn, layer.cross_attn, layer.feed_forward
-            arrays = [_view(t) for t in (
+            arrays = [tensor_view(t) for t in (
                 sa.w_qkv.weight, sa.w_qkv.bias, sa.w_o.weight, sa.w_o.bias,
                 ca.w_qkv.weight[:d], ca.w_qkv.bias[:d], ca.w_o.weight, ca.w_o.bias,  # W^Q: the first d rows
                 ff.w_1.weight, ff.w_1.bias, ff.w_2.weight, ff.w_2.bias,
                 layer.norm_1.weight, layer.norm_1.bias, layer.norm_2.weight, layer.norm_2.bias,
                 layer.norm_3.weight, layer.norm_3.bias)]
             self.arrays.append(arrays)
-            self.layer_pointers.append([_ptr(a) for a in arrays])
+            self.layer_pointers.append([pointer(a) for a in arrays])
 
     @classmethod
     def of(cls, model: Transformer, wait: bool = False) -> RowWeights | None:
@@ -66,7 +66,7 @@ class RowWeights:
         short beam-4 translation); a parameter replaced rather than changed in place makes them anew."""
         if not supports(model):
             return None
-        params = _parameters(model)
+        params = parameters_of(model)
         if any(p.dtype != torch.float32 for p in params):
             return None
         lib = build.library(wait=wait)
@@ -82,7 +82,7 @@ class RowWeights:
         return weights
 
 
-def _parameters(model: torch.nn.Module) -> list[Tensor]:
+def parameters_of(model: torch.nn.Module) -> list[Tensor]:
     """``list(model.parameters())`` by a plain walk of the modules: the same tensors (a model here shares
     none between modules) in ~30 µs rather than 130, which ``of`` pays on every beam search."""
     out, stack = [], [model]
@@ -114,7 +114,7 @@ class NativeRows:
         w = self.weights = weights
         self.rows, self.capacity, self.position = rows, capacity, 0
         src_len = cross_kv[0][0].size(2)
-        self.cross = [(_view(k[0].float()), _view(v[0].float())) for k, v in cross_kv]  # (H, S, d_k)
+        self.cross = [(tensor_view(k[0].float()), tensor_view(v[0].float())) for k, v in cross_kv]  # (H, S, d_k)
         shape = (rows, w.heads, capacity, w.d_k)
         self.caches = [(np.empty(shape, np.float32), np.empty(shape, np.float32)) for _ in w.arrays]
         self.spare = np.empty(shape, np.float32)  # reorder's copy of one layer's keys or values
@@ -130,10 +130,10 @@ class NativeRows:
         hm = head_masks or {}
         self.masks = [None if hm.get(kind) is None else np.ascontiguousarray(hm[kind].detach().float().numpy())
                       for kind in ("decoder", "cross")]
-        pointers = [_ptr(w.embedding), _ptr(self.pe), _ptr(out_w), _ptr(out_b), _ptr(self.scratch),
-                    *map(_ptr, self.masks)]
+        pointers = [pointer(w.embedding), pointer(self.pe), pointer(out_w), pointer(out_b), pointer(self.scratch),
+                    *map(pointer, self.masks)]
         for fixed, (ck, cv), (sk, sv) in zip(w.layer_pointers, self.cross, self.caches):
-            pointers += fixed + [_ptr(ck), _ptr(cv), _ptr(sk), _ptr(sv)]
+            pointers += fixed + [pointer(ck), pointer(cv), pointer(sk), pointer(sv)]
         assert len(pointers) == _HEAD + _PER_LAYER * len(w.arrays)
         self.pointers = (ctypes.c_void_p * len(pointers))(*pointers)
         self._step, self._reorder, self._top = w.lib.ae_rows_step, w.lib.ae_rows_reorder, w.lib.ae_beam_top
