@@ -11,6 +11,7 @@
  * Called through ctypes by ``NativeRows.best`` (model/native/rows.py).
  */
 #include <math.h>
+#include <stddef.h>
 #include <stdint.h>
 #ifdef __AVX2__
 #include <immintrin.h>
@@ -26,6 +27,20 @@ static void insert(float *top, int64_t *at, int *filled, int n, float v, int64_t
     top[j] = v;
     at[j] = i;
 }
+
+#ifdef __AVX2__
+/* The sums s + row[i] a vector compare flagged in ``hit`` (bit i: above the worst kept, or NaN), in order:
+ * each kept if it still beats the worst (an earlier one may have raised it). −1 at a NaN. */
+static int take(unsigned hit, float s, const float *row, int64_t base, float *top, int64_t *at, int *filled, int n) {
+    for (int i = 0; hit; i++, hit >>= 1) {
+        if (!(hit & 1)) continue;
+        const float x = s + row[i];
+        if (x != x) return -1;
+        if (x > top[n - 1]) insert(top, at, filled, n, x, base + i);
+    }
+    return 0;
+}
+#endif
 
 /* Returns how many were written (min(n, rows × vocab)), or −1 if a sum is NaN (the caller ranks in
  * PyTorch, whose topk orders NaN its own way). */
@@ -45,25 +60,15 @@ int ae_beam_top(const float *logp, const float *scores, int rows, int vocab, int
         for (; t + 16 <= vocab; t += 16) {
             const __m512 v = _mm512_add_ps(_mm512_set1_ps(s), _mm512_loadu_ps(row + t));
             /* "not ≤ the worst kept": above it, or NaN */
-            __mmask16 hit = _mm512_cmp_ps_mask(v, _mm512_set1_ps(top[n - 1]), _CMP_NLE_UQ);
-            for (int i = 0; hit; i++, hit >>= 1) {
-                if (!(hit & 1)) continue;
-                const float x = s + row[t + i];
-                if (x != x) return -1;
-                if (x > top[n - 1]) insert(top, at, &filled, n, x, base + t + i);
-            }
+            const unsigned hit = _mm512_cmp_ps_mask(v, _mm512_set1_ps(top[n - 1]), _CMP_NLE_UQ);
+            if (hit && take(hit, s, row + t, base + t, top, at, &filled, n) < 0) return -1;
         }
 #endif
 #ifdef __AVX2__
         for (; t + 8 <= vocab; t += 8) {
             const __m256 v = _mm256_add_ps(_mm256_set1_ps(s), _mm256_loadu_ps(row + t));
-            int hit = _mm256_movemask_ps(_mm256_cmp_ps(v, _mm256_set1_ps(top[n - 1]), _CMP_NLE_UQ));
-            for (int i = 0; hit; i++, hit >>= 1) {
-                if (!(hit & 1)) continue;
-                const float x = s + row[t + i];
-                if (x != x) return -1;
-                if (x > top[n - 1]) insert(top, at, &filled, n, x, base + t + i);
-            }
+            const unsigned hit = (unsigned)_mm256_movemask_ps(_mm256_cmp_ps(v, _mm256_set1_ps(top[n - 1]), _CMP_NLE_UQ));
+            if (hit && take(hit, s, row + t, base + t, top, at, &filled, n) < 0) return -1;
         }
 #endif
         for (; t < vocab; t++) {

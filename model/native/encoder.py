@@ -23,9 +23,8 @@ import torch
 from torch import Tensor, nn
 
 from model import packed_linear
-from model.native import build
-from model.native.engine import ACTIVATIONS, pointer, supports
-from model.native.rows import parameters_of, tensor_view
+from model.native.engine import ACTIVATIONS, pointer
+from model.native.rows import kept_views, tensor_view
 from model.transformer import Transformer
 
 # The most pieces (with </s>) taken here: the products' own limit, past which oneDNN's blocked products win
@@ -57,22 +56,7 @@ class EncoderPass:
     def of(cls, model: Transformer) -> EncoderPass | None:
         """The pass for ``model``, or None (not covered, or the library not built): kept while the model's
         parameters are the same tensors, as ``RowWeights.of`` keeps its views."""
-        if not supports(model):
-            return None
-        params = parameters_of(model)
-        if any(p.dtype != torch.float32 for p in params):
-            return None
-        lib = build.library(wait=False)
-        if lib is None:
-            return None
-        key = (id(lib), tuple(p.data_ptr() for p in params))
-        kept = _kept.get(model)
-        if kept is not None and kept[0] == key:
-            return kept[1]
-        with torch.no_grad():
-            made = cls(model, lib)
-        _kept[model] = (key, made)
-        return made
+        return kept_views(model, _kept, cls)
 
     def __call__(self, model: Transformer, src: Tensor, need_weights: bool,
                  head_mask: Tensor | None) -> tuple[Tensor, list[Tensor]]:

@@ -64,22 +64,30 @@ class RowWeights:
 
         Kept per model while its parameters are the same tensors (making the views: ~0.7 ms, 3 % of a
         short beam-4 translation); a parameter replaced rather than changed in place makes them anew."""
-        if not supports(model):
-            return None
-        params = parameters_of(model)
-        if any(p.dtype != torch.float32 for p in params):
-            return None
-        lib = build.library(wait=wait)
-        if lib is None:
-            return None
-        key = (id(lib), tuple(p.data_ptr() for p in params))
-        kept = _kept.get(model)
-        if kept is not None and kept[0] == key:
-            return kept[1]
-        with torch.no_grad():
-            weights = cls(model, lib)
-        _kept[model] = (key, weights)
-        return weights
+        return kept_views(model, _kept, cls, wait)
+
+
+def kept_views(model: Transformer, table: weakref.WeakKeyDictionary, make, wait: bool = False):
+    """``make(model, lib)`` for a model the native code covers (``supports``, fp32 weights) once the library
+    is built (``wait=False`` never waits for the compiler), else None. Kept in ``table`` per model while
+    its parameters are the same tensors: views of them follow a change in place, and a parameter replaced
+    (not changed in place) makes them anew."""
+    if not supports(model):
+        return None
+    params = parameters_of(model)
+    if any(p.dtype != torch.float32 for p in params):
+        return None
+    lib = build.library(wait=wait)
+    if lib is None:
+        return None
+    key = (id(lib), tuple(p.data_ptr() for p in params))
+    kept = table.get(model)
+    if kept is not None and kept[0] == key:
+        return kept[1]
+    with torch.no_grad():
+        made = make(model, lib)
+    table[model] = (key, made)
+    return made
 
 
 def parameters_of(model: torch.nn.Module) -> list[Tensor]:
