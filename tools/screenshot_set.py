@@ -120,9 +120,9 @@ class Script:
 def run_language(lang: str, views: list[str], configs: list[str], out: Path) -> int:
     from PySide6.QtWidgets import QApplication
 
-    from explorer.app import quiet_headless_warnings
     from explorer.ui import style
     from explorer.ui.gc_guard import MainThreadGC
+    from explorer.ui.startup import quiet_headless_warnings
 
     app = QApplication.instance() or QApplication(sys.argv[:1])
     quiet_headless_warnings(app)

@@ -15,6 +15,7 @@ from PySide6.QtCore import Signal
 from explorer.lecture.so_far import SoFarLabel
 from explorer.lecture.step_bars import ProbabilityBars
 from explorer.lecture.step_beam import HypothesisTable
+from explorer.lecture.step_layout import StepLayout
 from explorer.lecture.step_maps import StepMaps
 from explorer.ui import i18n
 from explorer.ui.steady_button import SteadyButton
@@ -26,9 +27,7 @@ DEFAULT_SPEED = 1  # 1 s: time to say what changed, short enough to keep a class
 EMPTY = "Translate a sentence: its decoding appears here one step at a time."
 
 
-SLIDER_LEAST_LINES = 5  # the slider's least width beside the buttons, in lines of text: a thumb to drag
-
-class StepView(QtWidgets.QWidget):
+class StepView(StepLayout, QtWidgets.QWidget):
     """The step-by-step decoding tab; ``set_translation`` takes a Translation carrying ``steps``."""
 
     step_changed = Signal(int)
@@ -75,74 +74,6 @@ class StepView(QtWidgets.QWidget):
         self._layout()
         self._connect()
         self._refresh()
-
-    def _layout(self) -> None:
-        controls = QtWidgets.QHBoxLayout()
-        for w in (self.back_button, self.play_button, self.next_button):
-            controls.addWidget(w)
-        controls.addWidget(self.slider, 1)
-        controls.addWidget(self.step_label)
-        controls.addSpacing(12)  # two read-outs, not one phrase: "Step 2 of 6Speed" at the row's 4 px
-        controls.addWidget(QtWidgets.QLabel("Speed"))
-        controls.addWidget(self.speed_combo)
-        line = QtWidgets.QHBoxLayout()
-        line.addWidget(self.so_far, 1)
-        line.addWidget(QtWidgets.QLabel("Layer"))
-        line.addWidget(self.layer_combo)
-        line.addWidget(QtWidgets.QLabel("Head"))
-        line.addWidget(self.head_combo)
-        lower = QtWidgets.QWidget()
-        bottom = QtWidgets.QHBoxLayout(lower)
-        bottom.setContentsMargins(0, 0, 0, 0)
-        for title, widget in ((self.bars_title, self.bars), (self.beam_title, self.hypotheses)):
-            column = QtWidgets.QVBoxLayout()
-            column.setSpacing(2)
-            column.addWidget(title)
-            column.addWidget(widget, 1)
-            bottom.addLayout(column, 1)
-        layout = QtWidgets.QVBoxLayout(self)
-        layout.setContentsMargins(6, 4, 6, 4)
-        layout.setSpacing(4)
-        layout.addLayout(controls)
-        self._controls, self._slider_line = controls, QtWidgets.QHBoxLayout()
-        layout.addLayout(self._slider_line)  # the slider's own line, where the controls' has no room for it
-        layout.addLayout(line)
-        # A splitter, so a teacher can give the maps or the bars more of a small screen; the maps first.
-        self.splitter = QtWidgets.QSplitter(QtCore.Qt.Orientation.Vertical)
-        self.splitter.setChildrenCollapsible(False)
-        self.splitter.addWidget(self.maps)
-        self.splitter.addWidget(lower)
-        self.splitter.setStretchFactor(0, 3)
-        self.splitter.setStretchFactor(1, 2)
-        self.splitter.setSizes([640, 360])
-        layout.addWidget(self.splitter, 1)
-
-    def resizeEvent(self, event) -> None:  # noqa: N802 - Qt override
-        super().resizeEvent(event)
-        self._place_slider()
-
-    def _place_slider(self) -> None:
-        """The slider beside the buttons where it has a draggable width there, else on a line of its own:
-        zoomed ×1.52 on a 1024 × 768 projector the buttons, "Step 1 of 11" and the speed left it a
-        checkbox-sized stub between them."""
-        row = [self._controls.itemAt(i).widget() for i in range(self._controls.count())]
-        others = [w for w in row if w is not None and w is not self.slider]
-        gaps = self._controls.spacing() * len(others) + 12  # the spacing before "Speed"
-        margins = self.layout().contentsMargins()
-        need = sum(w.sizeHint().width() for w in others) + gaps + margins.left() + margins.right()
-        alone = need + SLIDER_LEAST_LINES * self.fontMetrics().height() > self.width()
-        if alone == (self._slider_line.indexOf(self.slider) >= 0):
-            return
-        if alone:
-            self._controls.removeWidget(self.slider)
-            self._slider_line.addWidget(self.slider)
-        else:
-            self._slider_line.removeWidget(self.slider)
-            self._controls.insertWidget(3, self.slider, 1)  # after Back, Play and Next
-
-    def slider_alone(self) -> bool:
-        """Whether the slider has a line of its own (the controls' line being too narrow for it)."""
-        return self._slider_line.indexOf(self.slider) >= 0
 
     def _connect(self) -> None:
         self.back_button.clicked.connect(self.back)

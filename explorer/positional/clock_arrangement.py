@@ -1,9 +1,10 @@
 """The clock view's arrangement: how many clocks to a row, their titles over them or beside them, and the
 position strip shown or not, chosen for the canvas' size from the titles as wrapped (ClockView's base).
 
-Split from clock_view.py, which keeps the clocks' content (hands, strip, table); this part only measures
-and places. A title is measured as laid out (words whole where they fit: WRAPS), and its row is that tall:
-a row fitted to other text than the title shows ran the title into its clock.
+Split from clock_view.py, which keeps the clocks' content (strip, table; the faces and hands are
+clock_faces.py's); this part only measures and places. A title is measured as laid out (words whole where
+they fit: WRAPS), and its row is that tall: a row fitted to other text than the title shows ran the title
+into its clock.
 """
 
 from __future__ import annotations

@@ -18,29 +18,21 @@ from PySide6 import QtCore, QtGui, QtWidgets
 
 from explorer.positional.clock import angular_speeds, clock_pairs, measured_turns, pair_columns
 from explorer.positional.clock_arrangement import COLUMNS, STRIP_PX, ClockArrangement
+from explorer.positional.clock_faces import SHIFT_COLOR, ClockFaces, cosmetic_pen
 from explorer.positional.clock_table import TurnTable
 from explorer.positional.encoding import sinusoidal_pe
-from explorer.positional.fitting import span_title, whole_words
 from explorer.ui.flow_layout import FlowLayout
 from explorer.ui.i18n import N_, tr
 from explorer.ui.plain_axes import plain_axes
-from explorer.ui.plot_titles import BASE_POINT_SIZE, release_title_width
+from explorer.ui.plot_titles import BASE_POINT_SIZE
 
-SHIFT_COLOR = "#ff7f0e"  # the dashed hand of PE(pos + k)
 UNSEEN = N_("never seen in training")  # pyqtgraph text: not walked by the language switch, see retranslate
 UNSEEN_BRUSH = (214, 39, 40, 45)  # positions never seen in training (the PE tab's marker red)
-UNSEEN_FACE = (214, 39, 40, 25)
 TABLE_POSITIONS = (0, 25, 100)  # plus the current position: "several pos" the class can compare
 PLAY_MS = 400
 
 
-def _pen(color, width: float = 1.0, dash: bool = False) -> QtGui.QPen:
-    pen = pg.mkPen(color, width=width, style=QtCore.Qt.PenStyle.DashLine if dash else QtCore.Qt.PenStyle.SolidLine)
-    pen.setCosmetic(True)
-    return pen
-
-
-class ClockView(ClockArrangement, QtWidgets.QWidget):
+class ClockView(ClockFaces, ClockArrangement, QtWidgets.QWidget):
     """Clock faces for a few (sin, cos) pairs, a position slider with Play, the shift k and its table."""
 
     def __init__(self, parent=None) -> None:
@@ -92,12 +84,13 @@ class ClockView(ClockArrangement, QtWidgets.QWidget):
         self._fit_queued = False
         self.canvas.installEventFilter(self)
         self._columns = COLUMNS
-        self.unseen = pg.LinearRegionItem(movable=False, brush=pg.mkBrush(*UNSEEN_BRUSH), pen=_pen("#d62728", 2))
+        self.unseen = pg.LinearRegionItem(movable=False, brush=pg.mkBrush(*UNSEEN_BRUSH),
+                                          pen=cosmetic_pen("#d62728", 2))
         self.unseen_label = pg.TextItem(tr(UNSEEN), color="#d62728", anchor=(0, 0.5))
         self.sentence_region = pg.LinearRegionItem(movable=False, brush=pg.mkBrush(31, 119, 180, 40),
-                                                   pen=_pen("#1f77b4"))
-        self.now_line = pg.InfiniteLine(angle=90, pen=_pen(self._text, 3))
-        self.shift_line = pg.InfiniteLine(angle=90, pen=_pen(SHIFT_COLOR, 2, dash=True))
+                                                   pen=cosmetic_pen("#1f77b4"))
+        self.now_line = pg.InfiniteLine(angle=90, pen=cosmetic_pen(self._text, 3))
+        self.shift_line = pg.InfiniteLine(angle=90, pen=cosmetic_pen(SHIFT_COLOR, 2, dash=True))
         for item in (self.sentence_region, self.unseen, self.unseen_label, self.now_line, self.shift_line):
             self.strip.addItem(item)
         self.unseen_label.setPos(0, 0.5)
@@ -172,15 +165,6 @@ class ClockView(ClockArrangement, QtWidgets.QWidget):
     def shown_pairs(self) -> list[int]:
         return list(self._pairs)
 
-    def hand_tips(self) -> np.ndarray:
-        """The drawn hands' tips, (pairs, 2, 2): [pair, 0] = PE(pos)'s (sin, cos), [pair, 1] = PE(pos + k)'s."""
-        tips = []
-        for clock in self.clocks:
-            (_, hx), (_, hy) = (clock["hand"].getData()[i] for i in (0, 1))
-            (_, gx), (_, gy) = (clock["ghost"].getData()[i] for i in (0, 1))
-            tips.append([[hx, hy], [gx, gy]])
-        return np.array(tips, dtype=np.float64)
-
     def rotation_table(self) -> tuple[list[int], list[int], np.ndarray]:
         """(pairs, positions, degrees): the turn from PE(pos) to PE(pos + k) that the table shows."""
         return list(self._pairs), list(self._table_positions), self._turns.copy()
@@ -201,51 +185,6 @@ class ClockView(ClockArrangement, QtWidgets.QWidget):
         self.fit_titles()
 
     # ------------------------------------------------------------------------------------- internals
-    def _build_clocks(self) -> None:
-        # A clock's plot is made once and kept: another model changes only which pair it shows and its title
-        # (making every plot again took 0.2 s of the window's answer to a loaded model, measured).
-        while len(self.clocks) > len(self._pairs):
-            plot = self.clocks.pop()["plot"]
-            self._grid_remove(plot)  # not canvas.removeItem: its records of the cells are stale (_place)
-            self.canvas.scene().removeItem(plot)
-        circle = np.linspace(0.0, 2.0 * np.pi, 97)
-        while len(self.clocks) < len(self._pairs):
-            n = len(self.clocks)
-            plot = self.canvas.addPlot(row=1 + n // self._columns, col=n % self._columns, enableMenu=False)
-            plot.hideButtons()
-            plain_axes(plot)
-            plot.hideAxis("left")
-            plot.hideAxis("bottom")
-            span_title(plot)  # a wrapped title has the clock's whole cell
-            plot.setMouseEnabled(x=False, y=False)
-            plot.setAspectLocked(True)
-            plot.setRange(xRange=(-1.15, 1.15), yRange=(-1.15, 1.15), padding=0)
-            plot.plot(np.sin(circle), np.cos(circle), pen=_pen(self._text, 1))
-            plot.plot([0, 0], [0.85, 1.0], pen=_pen(self._text, 2))  # 12 o'clock: position 0
-            self.clocks.append({"plot": plot,
-                                "arc": plot.plot([], [], pen=_pen(SHIFT_COLOR, 2)),
-                                "ghost": plot.plot([], [], pen=_pen(SHIFT_COLOR, 2.5, dash=True)),
-                                "hand": plot.plot([], [], pen=_pen(self._text, 3.5), symbol="o",
-                                                  symbolSize=[0, 7], symbolBrush=self._text, symbolPen=None)})
-        self._placed = None  # new plots are placed by the next fit_titles
-        for clock, pair in zip(self.clocks, self._pairs):
-            clock["pair"] = pair
-        self._make_titles()
-        self._pe_rows = np.zeros((0, self._d_model), np.float32)
-
-    def _make_titles(self) -> None:
-        """Each clock's title in the current language; fit_titles wraps them to the clocks' cells."""
-        speeds = angular_speeds(self._d_model)
-        for clock in self.clocks:
-            s, c = pair_columns(clock["pair"], self._d_model, self._layout)
-            turn = 2.0 * math.pi / speeds[clock["pair"]]
-            turn_text = f"{turn:,.0f}" if turn >= 100 else f"{turn:.3g}"
-            # A no-break space keeps a pair of dimensions on one line ("dims 14, 15", never "14," over "15"),
-            # whole_words a Chinese word ("6.28 个位" over a lone "置" ran into the clock; see also WRAPS).
-            clock["title"] = whole_words(tr("dims {s},\u00a0{c}<br>one turn: {turn} pos.", s=s, c=c, turn=turn_text))
-            clock["plot"].setTitle(clock["title"], color=self._text.name(), size=self._font_size)
-            release_title_width(clock["plot"])  # a long title must not push the last clock off a 1024-px screen
-
     def retranslate(self) -> None:
         """After a language switch: the titles made again in the new language and fitted again (now, or
         when the view is next shown). The window's walk put the new text into each title's label, but in
@@ -288,15 +227,7 @@ class ClockView(ClockArrangement, QtWidgets.QWidget):
             w.setValue(value)
             w.blockSignals(False)
         unseen = 0 < self._train_length <= pos
-        speeds = angular_speeds(self._d_model)
-        for clock in self.clocks:
-            s, c = pair_columns(clock["pair"], self._d_model, self._layout)
-            clock["hand"].setData([0, pe[pos, s]], [0, pe[pos, c]])
-            clock["ghost"].setData([0, pe[pos + k, s]], [0, pe[pos + k, c]])
-            start = math.atan2(pe[pos, s], pe[pos, c])
-            arc = np.linspace(start, start + math.fmod(speeds[clock["pair"]] * k, 2.0 * math.pi), 40)
-            clock["arc"].setData(0.3 * np.sin(arc), 0.3 * np.cos(arc))
-            clock["plot"].getViewBox().setBackgroundColor(pg.mkColor(*UNSEEN_FACE) if unseen else None)
+        self._draw_hands(pe, pos, k, unseen)
         self.now_line.setValue(pos)
         self.shift_line.setValue(pos + k)
         self._fill_table(pe)

@@ -19,10 +19,11 @@ WORKERS = {"explorer.translate.worker", "explorer.training.worker", "explorer.wo
 VIEWS = {f"explorer.{package}.{name}" for package, names in {
     "ui": ("colormaps", "flow_layout"),
     "attention": ("compare_view", "controls", "difference_map", "export", "head_grid", "head_stats", "heatmap",
-                  "lines_view", "mask_overlay", "panel", "panel_export", "panel_keys", "removed_tiles", "token_axis",
-                  "tokens"),
-    "positional": ("clock", "clock_table", "clock_view", "encoding", "tab", "table_view"),
-    "lecture": ("formula_rows", "formula_view", "step_bars", "step_beam", "step_heatmap", "step_maps", "step_view"),
+                  "lines_heads", "lines_view", "mask_overlay", "panel", "panel_export", "panel_keys", "panel_views",
+                  "removed_tiles", "token_axis", "token_axis_fit", "tokens"),
+    "positional": ("clock", "clock_faces", "clock_table", "clock_view", "encoding", "tab", "table_view"),
+    "lecture": ("formula_rows", "formula_view", "step_bars", "step_beam", "step_heatmap", "step_layout", "step_maps",
+                "step_view"),
     "training": ("curves",),
     "workbench": ("alignment_view", "importance_view", "run_bar", "stats_view", "value_grid"),
 }.items() for name in names}

@@ -346,7 +346,7 @@ def test_so_far_never_breaks_a_piece_across_lines(qtbot, view):
 def test_the_slider_takes_a_line_of_its_own_where_the_controls_leave_it_no_room(qtbot, qapp, restore_app_look):
     """Zoomed ×1.52 on a 1024 × 768 projector the buttons, "Step 1 of 11" and the speed left the slider a
     checkbox-sized stub between them; it now goes under them, the whole width, and back when there is room."""
-    from explorer.lecture.step_view import SLIDER_LEAST_LINES
+    from explorer.lecture.step_layout import SLIDER_LEAST_LINES
     from explorer.ui import style
     view = StepView()
     qtbot.addWidget(view)
