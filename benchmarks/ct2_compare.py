@@ -10,8 +10,10 @@ CTranslate2 float32 and int8 on the same model (``benchmarks.ct2`` converts it),
   window's beam search with capture). Greedy also runs drafted with the int8 kernel this machine does not
   choose (model/decoding/int8.py), in the same rounds: ``ct2_greedyN_ratio_<kernel>`` is ours / that.
 * throughput: greedy over the N sentences in batches of 64, ours (``translate_many``) against CTranslate2
-  with as many intra-op threads, on 1 thread and again on ``eval_threads()`` threads where that is more
-  (what ``evaluate`` would use); interleaved rounds likewise. Both counts, because on the 2-core machine
+  with as many intra-op threads, and ours in int8 (``evaluate --int8``, model/decoding/int8_eval.py)
+  against CTranslate2 int8 (``ct2_batch…_int8_ratio_int8``; ``int8_agree_fp32``: how many of its outputs
+  equal fp32's), on 1 thread and again on ``eval_threads()`` threads where that is more (what
+  ``evaluate`` would use); interleaved rounds likewise. Both counts, because on the 2-core machine
   we measure on, CTranslate2 itself ran slower on 2 threads than on 1 (int8 0.84–1.21 s against
   0.45–0.63 s for 300 sentences, in a process without torch as well), so one count alone misleads.
 
@@ -38,6 +40,7 @@ def run(rounds: int = 7, sentences: int = 1000, log=print) -> dict:
     from model.checkpoint import load_model
     from model.decoding.batches import decode_batches, translate_many
     from model.decoding.decode import translate
+    from model.decoding.int8_eval import evaluation_model
     from model.decoding.threads import eval_threads
     loaded = load_model(default_model_dir())
     eos = loaded.config.eos_id
@@ -52,12 +55,23 @@ def run(rounds: int = 7, sentences: int = 1000, log=print) -> dict:
                 for q, p in engines.items()} for n in counts}
     out = {"ct2_version": ctranslate2.__version__, "ct2_sentences": len(texts), "ct2_threads": threads}
 
-    _, ours = decode_batches(loaded.model, loaded.tokenizer, texts, threads=threads)
-    ours = [[t for t in ids if t != eos] for ids in ours]
+    int8_model = evaluation_model(loaded.model)  # evaluate --int8 (model/decoding/int8_eval.py)
+    ours = {}
+    for name, m in (("", loaded.model), ("int8_", int8_model)):
+        if m is not None:
+            _, ids = decode_batches(m, loaded.tokenizer, texts, threads=threads)
+            ours[name] = [[t for t in x if t != eos] for x in ids]
     for q, tr in many[threads].items():
-        same = sum(a == b for a, b in zip(ours, greedy_ids(tr, loaded, texts)))
-        out[f"ct2_agree_{q}"] = f"{same}/{len(texts)}"
-        log(f"  greedy outputs identical to CTranslate2 {q}: {same}/{len(texts)}")
+        theirs = greedy_ids(tr, loaded, texts)
+        for name, ids in ours.items():
+            same = sum(a == b for a, b in zip(ids, theirs))
+            out[f"ct2_agree_{name}{q}"] = f"{same}/{len(texts)}"
+            log(f"  greedy outputs of ours{' --int8' if name else ''} identical to CTranslate2 {q}: "
+                f"{same}/{len(texts)}")
+    if "int8_" in ours:
+        same = sum(a == b for a, b in zip(ours[""], ours["int8_"]))
+        out["int8_agree_fp32"] = f"{same}/{len(texts)}"
+        log(f"  greedy outputs of ours --int8 identical to ours fp32: {same}/{len(texts)}")
 
     tok = loaded.tokenizer
     other_kernel, other = _other_int8_kernel(loaded)
@@ -90,15 +104,20 @@ def run(rounds: int = 7, sentences: int = 1000, log=print) -> dict:
 
     for n in counts:
         cases = {"ours": lambda n=n: translate_many(loaded.model, tok, texts, threads=n)}
+        if int8_model is not None:
+            cases["ours_int8"] = lambda n=n: translate_many(int8_model, tok, texts, threads=n)
         for q, tr in many[n].items():
             cases[q] = lambda tr=tr: greedy_ids(tr, loaded, texts)
         times = interleaved(cases, max(1, rounds // 3))
         key = "ct2_batch" if n == 1 else f"ct2_batch_{n}threads"
         for q in many[n]:
             out[f"{key}_ratio_{q}"] = round(median_ratio(times["ours"], times[q]), 2)
+        if int8_model is not None:  # like for like: our int8 evaluation against CTranslate2's int8
+            out[f"{key}_int8_ratio_int8"] = round(median_ratio(times["ours_int8"], times["int8"]), 2)
         out[f"{key}_s"] = {k: round(min(v), 2) for k, v in times.items()}
         log(f"  greedy over {len(texts)} sentences, {n} thread(s): {out[f'{key}_s']}, "
-            + ", ".join(f"{q} ×{out[f'{key}_ratio_{q}']}" for q in many[n]))
+            + ", ".join(f"{q} ×{out[f'{key}_ratio_{q}']}" for q in many[n])
+            + (f", ours --int8 / int8 ×{out[f'{key}_int8_ratio_int8']}" if int8_model is not None else ""))
     return out
 
 

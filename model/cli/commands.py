@@ -121,14 +121,15 @@ def cmd_evaluate(a) -> int:
     pairs = corpus.pairs[: a.limit] if a.limit else corpus.pairs
     loaded = load_model_arg(a)
     result, hyps = score(loaded, [s for s, _ in pairs], [t for _, t in pairs], a.beam, a.alpha,
-                         progress=_Progress(len(pairs)) if len(pairs) >= 50 else None, tokenize=a.tokenize)
+                         progress=_Progress(len(pairs)) if len(pairs) >= 50 else None, tokenize=a.tokenize,
+                         int8=a.int8)
     if a.hyp_out:
         write_atomic(a.hyp_out, "\n".join(hyps) + "\n")
     if a.json:
         print(json.dumps({k: v for k, v in vars(result).items() if k != "label"}))
     else:
         print(f"BLEU {result.bleu:.2f}  chrF {result.chrf:.2f}  ({result.sentences} sentences, beam {a.beam}, "
-              f"BLEU tokenize {result.tokenize})")
+              f"BLEU tokenize {result.tokenize}{', int8 model' if a.int8 else ''})")
     return 0
 
 
@@ -231,6 +232,9 @@ def build_parser() -> argparse.ArgumentParser:
             s.add_argument("--hyp-out", metavar="FILE", help="write the translations, one per line")
             s.add_argument("--tokenize", choices=("13a", "zh", "char", "intl", "none"), default=None,
                            help="sacrebleu's BLEU tokenizer (default: zh for Chinese references, 13a otherwise)")
+            s.add_argument("--int8", action="store_true",
+                           help="translate with every product in int8 (CPU): about twice as fast, the scores "
+                                "of the int8 model (a few sentences translate differently from fp32)")
 
     av = sub.add_parser("average", help="average the weights of several checkpoints (Vaswani et al. 6.1)")
     av.add_argument("checkpoints", nargs="+", help="checkpoint folders of one run, e.g. runs/mine/step-*")

@@ -8,7 +8,9 @@ and then runs a step as a flat list of tensor calls. For the fp32 model it multi
 modules' own products: plain for one row, packed copies of the weights for several (model/packed_linear.py).
 
 What it computes: bit for bit ``Transformer.decode`` + ``next_logits``, for the int8 search copy and the
-fp32 model alike, one row or several (tests/model/test_fast_step.py). Head masks act as in the modules
+fp32 model alike, one row or several (tests/model/test_fast_step.py). The one exception is the int8
+evaluation copy (``evaluate --int8``, model/decoding/int8_eval.py): its attention runs in C, to ~1e-7 of
+SDPA's (tests/model/test_int8_eval.py). Head masks act as in the modules
 (a mask of ones changes no bit). The maps never come from here: greedy's are its checking pass of the
 modules over the output, beam search's the native rows step's own (model/decoding/beam_maps.py) or, where
 that step does not run, a teacher-forced pass of the modules. Anything else (several new
@@ -26,6 +28,7 @@ from torch import Tensor, nn
 
 from model import packed_linear
 from model.decoding import int8
+from model.native.attend import attend_rows
 from model.transformer import DecoderState, Transformer
 
 
@@ -107,6 +110,17 @@ class StepRunner:
         own = type(model).generator is not Transformer.generator
         packed = None if own else packed_linear.product(model.output_projection, model.final_logits_bias)
         self.generator = packed or model.generator
+        # The int8 evaluation copy's attention runs in C (model/native/attend.py); every other model's
+        # through SDPA, as its modules' passes run it, so their numbers agree bit for bit.
+        self.native_attention = bool(getattr(model, "native_step_attention", False))
+
+    def _attend(self, q: Tensor, k: Tensor, v: Tensor, mask: Tensor | None = None) -> Tensor:
+        """softmax(q kᵀ/√d_k) v of one new query per row, (B, H, 1, d_k)."""
+        if self.native_attention:
+            out = attend_rows(q, k, v, mask)
+            if out is not None:
+                return out
+        return F.scaled_dot_product_attention(q, k, v, attn_mask=mask)
 
     @classmethod
     def of(cls, model: Transformer, head_masks=None) -> StepRunner | None:
@@ -137,10 +151,10 @@ class StepRunner:
             # (B, H, 1, d_k), no transposes (the same numbers; ~5% of a step in Python calls, measured).
             qkv = layer.qkv(x).view(b, 3, h, 1, d_k)
             k, v = state.self_caches[i].append(qkv[:, 1], qkv[:, 2])
-            a = F.scaled_dot_product_attention(qkv[:, 0], k, v)  # the one new query sees every key so far
+            a = self._attend(qkv[:, 0], k, v)  # the one new query sees every key so far
             x = _layer_norm(x + layer.self_out(_masked(a, self_masks, i).reshape(b, 1, d)), *n1)
             ck, cv = state.cross_kv[i]
-            a = F.scaled_dot_product_attention(layer.cross_q(x).view(b, h, 1, d_k), ck, cv, attn_mask=mask)
+            a = self._attend(layer.cross_q(x).view(b, h, 1, d_k), ck, cv, mask)
             x = _layer_norm(x + layer.cross_out(_masked(a, cross_masks, i).reshape(b, 1, d)), *n2)
             x = _layer_norm(x + layer.ff_out(layer.act(layer.ff_in(x))), *n3)
         state.position += 1
