@@ -157,27 +157,22 @@ def builtin_loaded():
 
 
 @needs_int8
-def test_evaluate_int8_reports_int8_scores_near_fp32s(trained_run_for_int8, capsys, tmp_path):
+def test_evaluate_int8_reports_int8_scores_near_fp32s(tiny_model_dir, capsys, tmp_path):
     from model.cli.commands import main
     src, ref = tmp_path / "s.en", tmp_path / "r.de"
     src.write_text("3 1 4 1 5\n9 2 6\n2 7 1 8 2 8\n5 5 5 5\n8 6 4 2 0\n", encoding="utf-8")
     ref.write_text("5 1 4 1 3\n6 2 9\n8 2 8 1 7 2\n5 5 5 5\n0 2 4 6 8\n", encoding="utf-8")
     scores = {}
     for extra in ([], ["--int8"]):
-        assert main(["evaluate", "--model", str(trained_run_for_int8), "--src", str(src), "--ref", str(ref),
+        assert main(["evaluate", "--model", str(tiny_model_dir), "--src", str(src), "--ref", str(ref),
                      "--json", "--beam", "1", *extra]) == 0
         scores[bool(extra)] = json.loads(capsys.readouterr().out)
     assert scores[False]["precision"] == "fp32" and scores[True]["precision"] == "int8"
     assert scores[True]["sentences"] == 5
     assert abs(scores[True]["chrf"] - scores[False]["chrf"]) < 15
-    assert main(["evaluate", "--model", str(trained_run_for_int8), "--src", str(src), "--ref", str(ref),
+    assert main(["evaluate", "--model", str(tiny_model_dir), "--src", str(src), "--ref", str(ref),
                  "--beam", "1", "--int8"]) == 0
     assert "int8 model" in capsys.readouterr().out
-
-
-@pytest.fixture(scope="module")
-def trained_run_for_int8(tiny_model_dir):
-    return tiny_model_dir
 
 
 @needs_int8
