@@ -118,13 +118,15 @@ def fits_weight_only(in_features: int) -> bool:
 
 
 class Int8Attention(MultiHeadAttention):
-    """MultiHeadAttention with int8 projections; W^Q alone has its own packed copy for cross-attention."""
+    """MultiHeadAttention with int8 projections; W^Q alone has its own packed copy for cross-attention
+    (``own_query``; an encoder's self-attention never needs it)."""
 
-    def __init__(self, attn: MultiHeadAttention, weight_only: bool | None = None) -> None:
+    def __init__(self, attn: MultiHeadAttention, weight_only: bool | None = None, own_query: bool = True) -> None:
         d = attn.w_o.in_features
         super().__init__(d, attn.n_heads, attn.attn_dropout)
         self.w_qkv, self.w_o = Int8Linear.of(attn.w_qkv, weight_only), Int8Linear.of(attn.w_o, weight_only)
-        self.w_q = Int8Linear(attn.w_qkv.weight, attn.w_qkv.bias, rows=d, weight_only=weight_only)
+        self.w_q = (Int8Linear(attn.w_qkv.weight, attn.w_qkv.bias, rows=d, weight_only=weight_only) if own_query
+                    else None)
 
     def _query(self, x: Tensor) -> Tensor:
         return self.w_q(x)

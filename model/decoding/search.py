@@ -32,6 +32,15 @@ def _step_logits(model: Transformer, memory: Tensor, src: Tensor, seqs: Tensor,
     return model.next_logits(hidden[:, -1])
 
 
+def _next_ids(model: Transformer, memory: Tensor, src: Tensor, seqs: Tensor, state: DecoderState | None,
+              head_masks: dict[str, Tensor] | None, runner: StepRunner | None) -> Tensor:
+    """Greedy's next piece of each row, (B,): the argmax of ``_step_logits``, picked in C by the runner of
+    the int8 evaluation copy (``StepRunner.next_ids``)."""
+    if runner is not None and state is not None and runner.lib is not None:
+        return runner.next_ids(seqs[:, -1:], state, head_masks)
+    return _step_logits(model, memory, src, seqs, state, head_masks, runner).argmax(-1)
+
+
 def step_logprobs(model: Transformer, memory: Tensor, src: Tensor, seqs: Tensor,
                    state: DecoderState | None, head_masks: dict[str, Tensor] | None = None,
                    runner: StepRunner | None = None) -> Tensor:
@@ -65,7 +74,7 @@ def greedy(model: Transformer, src: Tensor, max_len: int, use_cache: bool = True
     ended = torch.zeros(len(alive), dtype=torch.bool, device=src.device)  # rows in the batch that are over
     seqs = torch.full((len(alive), 1), model.cfg.bos_id, dtype=torch.long, device=src.device)
     for _ in range(max_len):
-        nxt = _step_logits(model, memory, src, seqs, state, hm, runner).argmax(-1)  # (A,); no softmax needed
+        nxt = _next_ids(model, memory, src, seqs, state, hm, runner)  # (A,); no softmax needed
         for r, t, over in zip(alive, nxt.tolist(), ended.tolist()):
             if not over:
                 out[r].append(t)

@@ -28,7 +28,7 @@ from pathlib import Path
 
 HERE = Path(__file__).parent
 SOURCES = (HERE / "draft_step.c", HERE / "rows_step.c", HERE / "beam_top.c", HERE / "encoder_pass.c",
-           HERE / "attend_rows.c")
+           HERE / "attend_rows.c", HERE / "step_ops.c")
 HEADERS = (HERE / "step_common.h",)
 FLAGS = ("-O3", "-march=native", "-shared", "-fPIC", "-fno-math-errno")
 
@@ -169,7 +169,14 @@ def _build() -> ctypes.CDLL | None:
                    ctypes.c_void_p]
     fn.restype = ctypes.c_int
     fn = lib.ae_attend_rows
-    fn.argtypes = [ctypes.c_void_p] * 4 + [ctypes.c_int] * 4 + [ctypes.c_long] * 5 + [ctypes.c_void_p]
+    fn.argtypes = ([ctypes.c_void_p] * 4 + [ctypes.c_int] * 5 + [ctypes.c_long] * 5 + [ctypes.c_void_p] * 2
+                   + [ctypes.c_long, ctypes.c_void_p])
+    fn.restype = None
+    fn = lib.ae_argmax_rows
+    fn.argtypes = [ctypes.c_void_p, ctypes.c_int, ctypes.c_int, ctypes.c_long, ctypes.c_int, ctypes.c_void_p]
+    fn.restype = None
+    fn = lib.ae_add_norm_rows
+    fn.argtypes = [ctypes.c_void_p] * 4 + [ctypes.c_int, ctypes.c_int, ctypes.c_long, ctypes.c_float]
     fn.restype = None
     fn = lib.ae_rows_reorder
     fn.argtypes = [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_int, ctypes.c_void_p, ctypes.c_int, ctypes.c_void_p]

@@ -83,9 +83,9 @@ def test_every_product_of_the_copy_is_int8_and_the_fp32_model_is_untouched():
     copy = evaluation_model(model)
     assert isinstance(copy, Int8EvalModel) and copy.native_step_attention
     int8_linears = [m for m in copy.modules() if isinstance(m, int8.Int8Linear)]
-    # Per layer: each attention's QKV, W^O and W^Q alone (3 × 3, the encoder's included), cross-attention's
-    # K/V, the feed-forwards' two (2 × 2); and the output table.
-    assert len(int8_linears) == model.cfg.n_layers * (9 + 1 + 4) + 1
+    # Per layer: each attention's QKV and W^O (3 × 2), the decoder's W^Q alone (2; the encoder never projects
+    # a query alone), cross-attention's K/V, the feed-forwards' two (2 × 2); and the output table.
+    assert len(int8_linears) == model.cfg.n_layers * (6 + 2 + 1 + 4) + 1
     assert not any(type(m) is torch.nn.Linear for m in copy.modules())  # nothing left in fp32
     assert all(type(m) is torch.nn.Linear or not isinstance(m, int8.Int8Linear) for m in model.modules())
     assert all(torch.equal(before[name], t) for name, t in model.state_dict().items())
@@ -115,14 +115,13 @@ def test_the_copys_batched_steps_with_c_attention_give_sdpas_logits(monkeypatch)
     from model.decoding import fast_step
     calls = []
 
-    def counted(*args):
-        out = attend_rows(*args)
+    def counted(*args, **kwargs):
+        out = attend_rows(*args, **kwargs)
         calls.append(args[1].size(2) if out is not None else None)
         return out
     monkeypatch.setattr(fast_step, "attend_rows", counted)
-    native, plain = StepRunner.of(copy), StepRunner.of(copy)
-    plain.native_attention = False
-    assert native is not None and native.native_attention
+    native, plain = StepRunner.of(copy), StepRunner(copy, native=False)
+    assert native is not None and native.native_attention and not plain.native_attention
     with torch.inference_mode():
         memory, _ = copy.encode(src)
         states = DecoderState(copy, memory, src), DecoderState(copy, memory, src)
