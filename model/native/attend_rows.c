@@ -20,6 +20,21 @@
  */
 #include "step_common.h"
 
+#ifdef AE_AVX512
+/* The four sums of a0 … a3 at once: pairs of lanes interleaved and added, twice, leave each 128-bit quarter
+ * holding a part of all four sums; then the quarters are added. 9 instructions for four sums, against
+ * four ``hsum16`` of 7 each (whose lane order differs: the scores agree with SDPA's to ~1e-7 either way). */
+static inline __m128 hsum16x4(__m512 a0, __m512 a1, __m512 a2, __m512 a3) {
+    const __m512 s01 = _mm512_add_ps(_mm512_unpacklo_ps(a0, a1), _mm512_unpackhi_ps(a0, a1));
+    const __m512 s23 = _mm512_add_ps(_mm512_unpacklo_ps(a2, a3), _mm512_unpackhi_ps(a2, a3));
+    const __m512 s = _mm512_add_ps(_mm512_castpd_ps(_mm512_unpacklo_pd(_mm512_castps_pd(s01), _mm512_castps_pd(s23))),
+                                   _mm512_castpd_ps(_mm512_unpackhi_pd(_mm512_castps_pd(s01), _mm512_castps_pd(s23))));
+    const __m256 h = _mm256_add_ps(_mm512_castps512_ps256(s),
+                                   _mm256_castpd_ps(_mm512_extractf64x4_pd(_mm512_castps_pd(s), 1)));
+    return _mm_add_ps(_mm256_castps256_ps128(h), _mm256_extractf128_ps(h, 1));
+}
+#endif
+
 /* scores[t] = (q · k_t) · scale for keys t in [0, n), positions ``pos`` floats apart. With AVX-512 and
  * d_k a multiple of 16, four keys at a time: four independent sums, so one key's horizontal add overlaps
  * the next's products (one key at a time measured 12.7 ns a key, the horizontal add's latency). */
@@ -37,10 +52,7 @@ static void key_scores(const float *q, const float *k, int d_k, int n, long pos,
                 a2 = _mm512_fmadd_ps(x, _mm512_loadu_ps(k2 + i), a2);
                 a3 = _mm512_fmadd_ps(x, _mm512_loadu_ps(k3 + i), a3);
             }
-            scores[t] = hsum16(a0) * scale;
-            scores[t + 1] = hsum16(a1) * scale;
-            scores[t + 2] = hsum16(a2) * scale;
-            scores[t + 3] = hsum16(a3) * scale;
+            _mm_storeu_ps(scores + t, _mm_mul_ps(hsum16x4(a0, a1, a2, a3), _mm_set1_ps(scale)));
         }
     }
 #endif
@@ -133,8 +145,9 @@ void ae_attend_rows(const float *q, float *k, float *v, const uint8_t *mask, int
             float *vh = v + (size_t)b * kv_row + (size_t)h * kv_head;
             float *oh = out + ((size_t)r * heads + h) * d_k;
             if (new_k != NULL) { /* a step's own key and value, into the cache's last position */
-                memcpy(kh + (size_t)(n - 1) * kv_pos, new_k + (size_t)b * new_row + (size_t)h * d_k, sizeof(float) * d_k);
-                memcpy(vh + (size_t)(n - 1) * kv_pos, new_v + (size_t)b * new_row + (size_t)h * d_k, sizeof(float) * d_k);
+                const size_t at = (size_t)(n - 1) * kv_pos, from = (size_t)r * new_row + (size_t)h * d_k;
+                memcpy(kh + at, new_k + from, sizeof(float) * (size_t)d_k);
+                memcpy(vh + at, new_v + from, sizeof(float) * (size_t)d_k);
             }
             key_scores(qh, kh, d_k, n, kv_pos, scale, scores);
             const float total = exp_scores(scores, allowed, n);
