@@ -9,13 +9,14 @@ CTranslate2 float32 and int8 on the same model (``benchmarks.ct2`` converts it),
   the ratio is the median over rounds of ours / theirs within a round. The same for beam 4 (ours: the
   window's beam search with capture). Greedy also runs drafted with the int8 kernel this machine does not
   choose (model/decoding/int8.py), in the same rounds: ``ct2_greedyN_ratio_<kernel>`` is ours / that.
-* throughput: greedy over the N sentences in batches of 64, ours (``translate_many``) against CTranslate2
-  with as many intra-op threads, and ours in int8 (``evaluate --int8``, model/decoding/int8_eval.py)
-  against CTranslate2 int8 (``ct2_batch…_int8_ratio_int8``; ``int8_agree_fp32``: how many of its outputs
-  equal fp32's), on 1 thread and again on ``eval_threads()`` threads where that is more (what
-  ``evaluate`` would use); interleaved rounds likewise. Both counts, because on the 2-core machine
-  we measure on, CTranslate2 itself ran slower on 2 threads than on 1 (int8 0.84–1.21 s against
-  0.45–0.63 s for 300 sentences, in a process without torch as well), so one count alone misleads.
+* throughput: greedy over the N sentences in batches of 64, ours (``translate_many``) against CTranslate2 with
+  as many intra-op threads, both on the same length-sorted batches (``benchmarks.ct2.greedy_ids``), and ours
+  in int8 (``evaluate --int8``, model/decoding/int8_eval.py) against CTranslate2 int8
+  (``ct2_batch…_int8_ratio_int8``; ``int8_agree_fp32``: how many of its outputs equal fp32's), on 1 thread and
+  again on ``eval_threads()`` threads where that is more (what ``evaluate`` would use); interleaved rounds
+  likewise. Both counts, because on the 2-core machine we measure on, CTranslate2 itself ran slower on 2
+  threads than on 1 (int8 0.84–1.21 s against 0.45–0.63 s for 300 sentences, in a process without torch as
+  well), so one count alone misleads.
 
 Needs the ``bench`` extra (ctranslate2). Ratios > 1 mean we are slower.
 """
@@ -108,7 +109,7 @@ def run(rounds: int = 7, sentences: int = 1000, log=print) -> dict:
             cases["ours_int8"] = lambda n=n: translate_many(int8_model, tok, texts, threads=n)
         for q, tr in many[n].items():
             cases[q] = lambda tr=tr: greedy_ids(tr, loaded, texts)
-        times = interleaved(cases, max(1, rounds // 3))
+        times = interleaved(cases, max(3, rounds // 3))  # one round of ~1.3 s cases varied ±15 % here
         key = "ct2_batch" if n == 1 else f"ct2_batch_{n}threads"
         for q in many[n]:
             out[f"{key}_ratio_{q}"] = round(median_ratio(times["ours"], times[q]), 2)

@@ -36,6 +36,7 @@ from model.decoding.int8 import Int8Attention, Int8Linear, Int8SearchModel
 from model.layers import EncoderLayer, MultiHeadAttention, PositionwiseFeedForward
 from model.native import build
 from model.native.attend import attend_positions
+from model.native.eval_engine import EvalWeights
 from model.transformer import Transformer
 
 
@@ -106,6 +107,9 @@ class Int8EvalModel(Int8SearchModel):
         self.encoder = nn.ModuleList(_int8_encoder_layer(layer) for layer in model.encoder)
         for mine, theirs in zip(self.decoder, model.decoder):
             mine.cross_attn = _CrossInt8Attention(theirs.cross_attn)
+        # Greedy decoding's steps in one C call each where this CPU has AVX-512 VNNI (model/native/
+        # eval_engine.py); None: through PyTorch and StepRunner.
+        self.eval_weights = EvalWeights.of(model)
         self.eval()
 
 

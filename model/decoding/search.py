@@ -66,6 +66,9 @@ def greedy(model: Transformer, src: Tensor, max_len: int, use_cache: bool = True
     hm = dict(head_masks or {})
     if memory is None:
         memory, _ = model.encode(src, head_mask=hm.get("encoder"))
+    native = getattr(model, "eval_weights", None)  # evaluate --int8's C step (model/decoding/int8_eval.py)
+    if native is not None and use_cache and not hm:
+        return native.greedy([layer.cross_attn.project_kv(memory) for layer in model.decoder], src, max_len)
     eos = model.cfg.eos_id
     state = DecoderState(model, memory, src) if use_cache else None
     runner = StepRunner.of(model, head_masks) if use_cache else None

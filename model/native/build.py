@@ -28,8 +28,8 @@ from pathlib import Path
 
 HERE = Path(__file__).parent
 SOURCES = (HERE / "draft_step.c", HERE / "rows_step.c", HERE / "beam_top.c", HERE / "encoder_pass.c",
-           HERE / "attend_rows.c", HERE / "step_ops.c")
-HEADERS = (HERE / "step_common.h",)
+           HERE / "attend_rows.c", HERE / "step_ops.c", HERE / "eval_step.c")
+HEADERS = (HERE / "step_common.h", HERE / "batch_common.h")
 FLAGS = ("-O3", "-march=native", "-shared", "-fPIC", "-fno-math-errno")
 
 _lock = threading.Lock()
@@ -178,6 +178,15 @@ def _build() -> ctypes.CDLL | None:
     fn = lib.ae_add_norm_rows
     fn.argtypes = [ctypes.c_void_p] * 4 + [ctypes.c_int, ctypes.c_int, ctypes.c_long, ctypes.c_float]
     fn.restype = None
+    fn = lib.ae_eval_supported
+    fn.argtypes, fn.restype = [], ctypes.c_int
+    fn = lib.ae_eval_product
+    fn.argtypes = [ctypes.c_void_p, ctypes.c_void_p] + [ctypes.c_int] * 4 + [ctypes.c_void_p] * 3
+    fn.restype = ctypes.c_int
+    fn = lib.ae_eval_step
+    fn.argtypes = [ctypes.c_void_p] * 3 + [ctypes.c_int, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_int,
+                                           ctypes.c_void_p]
+    fn.restype = ctypes.c_int
     fn = lib.ae_rows_reorder
     fn.argtypes = [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_int, ctypes.c_void_p, ctypes.c_int, ctypes.c_void_p]
     fn.restype = ctypes.c_int
