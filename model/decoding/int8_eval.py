@@ -36,7 +36,7 @@ from model.decoding.int8 import Int8Attention, Int8Linear, Int8SearchModel
 from model.layers import EncoderLayer, MultiHeadAttention, PositionwiseFeedForward
 from model.native import build
 from model.native.attend import attend_positions
-from model.native.eval_engine import EvalWeights
+from model.native.eval_engine import EvalWeights, pack_int8
 from model.transformer import Transformer
 
 
@@ -71,6 +71,22 @@ class _CrossInt8Attention(Int8Attention):
         return None if x is None else self._query(x), self.w_kv(memory)
 
 
+class _RowInt8Linear(nn.Module):
+    """y = x Wᵀ + b through eval_step.c's int8 product, each row of x quantised on its own (fbgemm's
+    dynamic product quantises all rows of a call with one scale, so a sentence's numbers would depend on
+    the other sentences of its batch). Same int8 weights as ``Int8Linear``."""
+
+    def __init__(self, weight: Tensor, bias: Tensor | None, engine: EvalWeights) -> None:
+        super().__init__()
+        self.in_features, self.out_features = weight.size(1), weight.size(0)
+        self.packed, self.engine = pack_int8(weight, bias), engine
+
+    def forward(self, x: Tensor, relu: bool = False) -> Tensor:
+        flat = x.detach().float().reshape(-1, self.in_features).contiguous()
+        y = self.engine.product(self.packed, flat.numpy(), relu)[:, : self.out_features]
+        return torch.from_numpy(y).reshape(*x.shape[:-1], self.out_features)
+
+
 class _Int8FeedForward(PositionwiseFeedForward):
     """FFN with int8 products; with ReLU, the first product and ReLU are one fbgemm call
     (``linear_relu_dynamic``: the same numbers, one pass over the hidden layer fewer)."""
@@ -81,6 +97,8 @@ class _Int8FeedForward(PositionwiseFeedForward):
 
     def forward(self, x: Tensor) -> Tensor:
         w_1 = self.w_1
+        if self.activation == "relu" and isinstance(w_1, _RowInt8Linear):
+            return self.w_2(w_1(x, relu=True))
         if self.activation == "relu" and w_1._packed is not None:
             hidden = torch.ops.quantized.linear_relu_dynamic(x.float().contiguous(), w_1._packed, w_1.reduce_range)
             return self.w_2(hidden)
@@ -97,8 +115,9 @@ def _int8_encoder_layer(layer: EncoderLayer) -> EncoderLayer:
 
 
 class Int8EvalModel(Int8SearchModel):
-    """Every product of ``model`` in int8 (per-row weight scales, activations quantised per call), the
-    embedding, layer norms and softmax fp32, a search step's attention in C where the library is built."""
+    """Every product of ``model`` in int8 (per-row weight scales; activations quantised per row where the
+    C kernel runs, per call through fbgemm otherwise), the embedding, layer norms and softmax fp32, a
+    search step's attention in C where the library is built."""
 
     native_step_attention = True  # read by StepRunner (model/decoding/fast_step.py)
 
@@ -108,8 +127,21 @@ class Int8EvalModel(Int8SearchModel):
         for mine, theirs in zip(self.decoder, model.decoder):
             mine.cross_attn = _CrossInt8Attention(theirs.cross_attn)
         # Greedy decoding's steps in one C call each where this CPU has AVX-512 VNNI (model/native/
-        # eval_engine.py); None: through PyTorch and StepRunner.
-        self.eval_weights = EvalWeights.of(model)
+        # eval_engine.py), and the encoder's and cross-attention's products through the same kernel, each
+        # row quantised alone: a sentence then translates the same in any batch. None: through PyTorch,
+        # fbgemm and StepRunner (a call's rows share one activation scale there).
+        self.eval_weights = w = EvalWeights.of(model)
+        if w is not None:
+            for mine, theirs in zip(self.encoder, model.encoder):
+                sa, ff = theirs.self_attn, theirs.feed_forward
+                mine.self_attn.w_qkv = _RowInt8Linear(sa.w_qkv.weight, sa.w_qkv.bias, w)
+                mine.self_attn.w_o = _RowInt8Linear(sa.w_o.weight, sa.w_o.bias, w)
+                mine.feed_forward.w_1 = _RowInt8Linear(ff.w_1.weight, ff.w_1.bias, w)
+                mine.feed_forward.w_2 = _RowInt8Linear(ff.w_2.weight, ff.w_2.bias, w)
+            for mine, theirs in zip(self.decoder, model.decoder):
+                d = theirs.cross_attn.w_o.in_features
+                w_qkv = theirs.cross_attn.w_qkv
+                mine.cross_attn.w_kv = _RowInt8Linear(w_qkv.weight[d:], w_qkv.bias[d:], w)
         self.eval()
 
 

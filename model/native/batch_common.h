@@ -23,13 +23,18 @@ static inline __m128 hsum16x4(__m512 a0, __m512 a1, __m512 a2, __m512 a3) {
 
 /* scores[t] = (q · k_t) · scale for keys t in [0, n), positions ``pos`` floats apart. With AVX-512 and
  * d_k a multiple of 16, four keys at a time: four independent sums, so one key's horizontal add overlaps
- * the next's products (one key at a time measured 12.7 ns a key, the horizontal add's latency). */
+ * the next's products (one key at a time measured 12.7 ns a key, the horizontal add's latency). The last
+ * group repeats its last key where fewer than four are left, so every key's score is summed the same way
+ * whatever n is: a sentence's scores do not depend on how much padding its batch gives it. */
 static void key_scores(const float *q, const float *k, int d_k, int n, long pos, float scale, float *scores) {
     int t = 0;
 #ifdef AE_AVX512
     if (d_k % 16 == 0) {
-        for (; t + 4 <= n; t += 4) {
-            const float *k0 = k + (size_t)t * pos, *k1 = k0 + pos, *k2 = k1 + pos, *k3 = k2 + pos;
+        for (; t < n; t += 4) {
+            const int last = n - 1;
+            const float *k0 = k + (size_t)t * pos, *k1 = k + (size_t)(t + 1 < n ? t + 1 : last) * pos;
+            const float *k2 = k + (size_t)(t + 2 < n ? t + 2 : last) * pos;
+            const float *k3 = k + (size_t)(t + 3 < n ? t + 3 : last) * pos;
             __m512 a0 = _mm512_setzero_ps(), a1 = a0, a2 = a0, a3 = a0;
             for (int i = 0; i < d_k; i += 16) {
                 const __m512 x = _mm512_loadu_ps(q + i);
@@ -38,8 +43,11 @@ static void key_scores(const float *q, const float *k, int d_k, int n, long pos,
                 a2 = _mm512_fmadd_ps(x, _mm512_loadu_ps(k2 + i), a2);
                 a3 = _mm512_fmadd_ps(x, _mm512_loadu_ps(k3 + i), a3);
             }
-            _mm_storeu_ps(scores + t, _mm_mul_ps(hsum16x4(a0, a1, a2, a3), _mm_set1_ps(scale)));
+            float four[4];
+            _mm_storeu_ps(four, _mm_mul_ps(hsum16x4(a0, a1, a2, a3), _mm_set1_ps(scale)));
+            for (int j = 0; j < 4 && t + j < n; j++) scores[t + j] = four[j];
         }
+        return;
     }
 #endif
     for (; t < n; t++) scores[t] = dot(q, k + (size_t)t * pos, d_k) * scale;

@@ -20,7 +20,7 @@ from model.config import BOS_ID
 from model.decoding import int8
 from model.decoding.batches import decode_batches
 from model.decoding.fast_step import StepRunner
-from model.decoding.int8_eval import Int8EvalModel, evaluation_model
+from model.decoding.int8_eval import Int8EvalModel, _RowInt8Linear, evaluation_model
 from model.kv_cache import KVCache
 from model.native import build
 from model.native.attend import attend_rows
@@ -82,7 +82,8 @@ def test_every_product_of_the_copy_is_int8_and_the_fp32_model_is_untouched():
     before = {name: t.clone() for name, t in model.state_dict().items()}
     copy = evaluation_model(model)
     assert isinstance(copy, Int8EvalModel) and copy.native_step_attention
-    int8_linears = [m for m in copy.modules() if isinstance(m, int8.Int8Linear)]
+    # fbgemm's products, and (where the C kernel runs) the encoder's and cross K/V's per-row products.
+    int8_linears = [m for m in copy.modules() if isinstance(m, (int8.Int8Linear, _RowInt8Linear))]
     # Per layer: each attention's QKV and W^O (3 × 2), the decoder's W^Q alone (2; the encoder never projects
     # a query alone), cross-attention's K/V, the feed-forwards' two (2 × 2); and the output table.
     assert len(int8_linears) == model.cfg.n_layers * (6 + 2 + 1 + 4) + 1

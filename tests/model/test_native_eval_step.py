@@ -136,6 +136,28 @@ def test_a_sentence_decodes_alike_alone_and_in_any_batch(monkeypatch):
     assert search.greedy(copy, batch, 9, head_masks=masks) is not None and len(calls) == 5  # PyTorch's path
 
 
+def test_a_sentences_int8_translation_does_not_depend_on_its_batch():
+    """Every product quantises each row alone and attention sums each key the same way whatever the
+    padding, so a sentence's encoder output and translation are the same bits alone and in a batch
+    (fbgemm's products quantise a whole call with one scale: there they were not)."""
+    from model.analysis.held_out import load_pairs
+    from model.builtin import default_model_dir
+    from model.checkpoint import load_model
+    from model.decoding.batches import decode_batches, sentence_batches
+    loaded = load_model(default_model_dir())
+    _weights(loaded.model)
+    copy = evaluation_model(loaded.model)
+    texts, _ = load_pairs(loaded.path, limit=24, need_ref=False)
+    encoded, [(order, src, _)] = sentence_batches(copy, loaded.tokenizer, texts)
+    with torch.inference_mode():
+        memory, _ = copy.encode(src)
+        for row, i in enumerate(order):
+            alone, _ = copy.encode(torch.tensor([encoded[i]]))
+            assert torch.equal(memory[row, : len(encoded[i])], alone[0])
+    _, together = decode_batches(copy, loaded.tokenizer, texts, threads=1)
+    assert together == [decode_batches(copy, loaded.tokenizer, [t], threads=1)[1][0] for t in texts]
+
+
 def test_rows_leave_as_they_end_and_the_built_in_model_mostly_agrees_with_fp32():
     from model.analysis.held_out import load_pairs
     from model.builtin import default_model_dir
