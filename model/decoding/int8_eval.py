@@ -11,16 +11,23 @@ sentences of the built-in model, one thread (benchmarks/ct2_compare.py, 2026-12-
 
 - the encoder's products and cross-attention's K/V projection (a batch's 64 × S rows: about a third of
   an evaluation in fp32; fbgemm's int8 product is ~3× faster at 64 rows and more);
-- a step's attention, one query per row, in C (model/native/attend.py: SDPA spent 250-380 µs a call on
-  64 rows of 8 heads, 35 % of the int8 evaluation), the step's new key and value written by the same call;
-- the encoder's attention in C as well (SDPA: ~1.7 ms a layer for 64 sentences of ~12 pieces);
-- a step's residual + layer norm and greedy's pick in C (model/native/step_ops.py), and the feed-forward's
-  first product with its ReLU as one fbgemm call. These took 1,000 held-out sentences from 1.60 to
-  1.32 s (one thread, 2026-12-06), against CTranslate2 int8's 1.22 s on the same length-sorted batches.
+- the encoder's attention in C (model/native/attend.py; SDPA: ~1.7 ms a layer for 64 sentences of ~12
+  pieces).
 
-fbgemm quantises each product's input with one scale for all its rows, so a sentence's int8 translation
-can depend on the other sentences of its batch (the batches are fixed by length, so a test set always
-gives the same translations). Captured maps never come from here: evaluation captures none, and
+Greedy decoding, where the library has AVX-512 VNNI (``EvalWeights``, model/native/eval_engine.py), is one
+C call a step for the whole batch (eval_step.c: its own int8 product, 170-200 G multiply-adds/s against
+fbgemm's ~85 G at ~40 rows, and no per-call costs, ~1.1 ms a step through PyTorch), and the encoder's and
+cross K/V's products go through the same kernel. 1,000 held-out sentences, one thread: 1.60 s (PyTorch,
+fbgemm), 1.32 s (PyTorch with the C attention, norms and pick: the fallback below), 0.96 s (the C step),
+against CTranslate2 int8's 1.14-1.22 s on the same length-sorted batches (2026-12-06).
+
+Each product there quantises each input row on its own, as CTranslate2 does, and attention sums each key
+the same way whatever the padding: a sentence's int8 translation is the same alone and in any batch
+(tests/model/test_native_eval_step.py). Without VNNI (or with head masks, or beam search) the copy runs
+through PyTorch: fbgemm quantises each product's input with one scale for all its rows, so a sentence's
+translation can depend on its batch there (the batches are fixed by length, so a test set always gives
+the same translations); its steps' attention, residual norms and greedy pick run in C (StepRunner,
+model/decoding/fast_step.py). Captured maps never come from here: evaluation captures none, and
 everything the window shows stays fp32.
 """
 
