@@ -62,6 +62,10 @@ def greedy(model: Transformer, src: Tensor, max_len: int, use_cache: bool = True
     finished rows of a 64-sentence batch were ~45% of its steps' rows (the held-out sentences of the
     built-in model, whose batches run to their longest output). Each row is computed on its own either
     way, so the ids are the same as one sentence at a time (tests/model/test_decode.py).
+
+    The int8 evaluation copy, where its C step is built (``eval_weights``: ``evaluate --int8`` on a CPU
+    with AVX-512 VNNI), decodes the batch in model/native/eval_step.c instead: the same search, a row
+    leaving the step's rows as soon as it ends (nothing is copied there).
     """
     hm = dict(head_masks or {})
     if memory is None:
