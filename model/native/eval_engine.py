@@ -12,6 +12,8 @@ copy decodes through PyTorch (model/decoding/fast_step.py), as before.
 from __future__ import annotations
 
 import ctypes
+import functools
+from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 import torch
@@ -87,16 +89,27 @@ class EvalWeights:
         with torch.no_grad():
             return cls(model, lib)
 
-    def product(self, packed: tuple, x: np.ndarray, relu: bool = False) -> np.ndarray:
-        """One packed product of x (m, k) fp32 as the step computes it (for tests)."""
+    def product(self, packed: tuple, x: np.ndarray, relu: bool = False, threads: int | None = None) -> np.ndarray:
+        """One packed product of x (m, k) fp32 as the step computes it → (m, n padded to 16). On two threads
+        (``threads``, default PyTorch's count) two calls take half the rows each: a row's numbers are its
+        own, so the result is the same bits."""
         m, k = x.shape
         n = packed[0].shape[0] * 16
-        rows = -(-m // 4) * 4
-        xq, sx, y = np.empty((rows, k), np.uint8), np.empty(rows, np.float32), np.empty((m, n), np.float32)
-        ptrs = (ctypes.c_void_p * 4)(*[pointer(a) for a in packed])
         x = np.ascontiguousarray(x, dtype=np.float32)
-        assert self.lib.ae_eval_product(ptrs, x.ctypes.data, m, k, n, int(relu), xq.ctypes.data, sx.ctypes.data,
-                                        y.ctypes.data) == 0
+        y = np.empty((m, n), np.float32)
+        ptrs = (ctypes.c_void_p * 4)(*[pointer(a) for a in packed])
+
+        def rows(a: int, b: int) -> int:
+            blocks = -(-(b - a) // 4) * 4
+            xq, sx = np.empty((blocks, k), np.uint8), np.empty(blocks, np.float32)
+            return self.lib.ae_eval_product(ptrs, x[a:].ctypes.data, b - a, k, n, int(relu), xq.ctypes.data,
+                                            sx.ctypes.data, y[a:].ctypes.data)
+        split = _split(m, threads)
+        if split is None:
+            assert rows(0, m) == 0
+        else:
+            later = _pool().submit(rows, split, m)
+            assert rows(0, split) == 0 and later.result() == 0
         return y
 
     def greedy(self, cross_kv: list[tuple[Tensor, Tensor]], src: Tensor, max_len: int) -> list[list[int]]:
@@ -121,11 +134,17 @@ class EvalWeights:
 
 class EvalBatch:
     """One batch's slots for eval_step.c: self-attention caches for ``capacity`` positions, the cross-attention
-    keys and values and the source mask, the step's scratch. ``step`` feeds one position."""
+    keys and values and the source mask, the step's scratch. ``step`` feeds one position.
 
-    def __init__(self, w: EvalWeights, cross_kv: list[tuple[Tensor, Tensor]], src: Tensor, capacity: int) -> None:
+    threads: 2 (default: PyTorch's thread count, which ``decode_batches`` sets from ``eval_threads``) runs
+    each step as two calls at once, half the rows each, with a scratch of their own: rows are independent
+    in every part of the step, so the results are the same bits as one call's (measured on this project's
+    2-core machine: two single-threaded runs of the product kernel side by side each kept its full speed)."""
+
+    def __init__(self, w: EvalWeights, cross_kv: list[tuple[Tensor, Tensor]], src: Tensor, capacity: int,
+                 threads: int | None = None) -> None:
         cfg, b, s_len = w.cfg, src.size(0), src.size(1)
-        self.w, self.position, self.capacity = w, 0, max(1, capacity)
+        self.w, self.position, self.capacity, self.threads = w, 0, max(1, capacity), threads
         cap = self.capacity
         self.cross = [(_f32(k), _f32(v)) for k, v in cross_kv]  # contiguous (B, H, S, d_k)
         real = (src != cfg.pad_id).to(torch.uint8)
@@ -134,36 +153,68 @@ class EvalBatch:
         self.caches = [(np.empty(shape, np.float32), np.empty(shape, np.float32)) for _ in w.layers]
         self.pe = _f32(w.positional(cap, 0).reshape(cap, w.d))
         self.v_pad = w.output[0].shape[0] * 16
-        self.scratch = np.empty(b * (6 * w.d + w.d_ff + self.v_pad) + cap + s_len + 32, np.float32)
         blocks = -(-b // 4) * 4
-        self.xq, self.sx = np.empty(blocks * max(w.d, w.d_ff), np.uint8), np.empty(blocks, np.float32)
-        pointers = [pointer(w.embedding), pointer(self.pe), pointer(self.mask), *map(pointer, w.output),
-                    pointer(self.scratch), pointer(self.xq), pointer(self.sx)]
-        for fixed, (ck, cv), (sk, sv) in zip(w.layer_pointers, self.cross, self.caches):
-            pointers += fixed + [pointer(sk), pointer(sv), pointer(ck), pointer(cv)]
-        assert len(pointers) == _HEAD + _PER_LAYER * len(w.layers)
-        self.pointers = (ctypes.c_void_p * len(pointers))(*pointers)
+        parts = 1 if _split(b, threads) is None else 2
+        # Per part: the scratch floats, the quantised inputs, their scales (eval_step.c's sizes).
+        self.scratch = [(np.empty(b * (6 * w.d + w.d_ff + self.v_pad) + cap + s_len + 32, np.float32),
+                         np.empty(blocks * max(w.d, w.d_ff), np.uint8), np.empty(blocks, np.float32))
+                        for _ in range(parts)]
+        self.pointers = []
+        for scratch, xq, sx in self.scratch:
+            pointers = [pointer(w.embedding), pointer(self.pe), pointer(self.mask), *map(pointer, w.output),
+                        pointer(scratch), pointer(xq), pointer(sx)]
+            for fixed, (ck, cv), (sk, sv) in zip(w.layer_pointers, self.cross, self.caches):
+                pointers += fixed + [pointer(sk), pointer(sv), pointer(ck), pointer(cv)]
+            assert len(pointers) == _HEAD + _PER_LAYER * len(w.layers)
+            self.pointers.append((ctypes.c_void_p * len(pointers))(*pointers))
         self.dims = np.array([w.d, w.heads, w.d_k, w.d_ff, w.vocab, self.v_pad, len(w.layers), s_len, cap,
                               cfg.pad_id, b], np.int64)
         self.fparams = np.array([w.eps, w.embed_scale], np.float32)
         self.picked = np.empty(b, np.int64)
         self.rows = b
 
+    def _run(self, part: int, tokens: np.ndarray, slots: np.ndarray, out: np.ndarray) -> int:
+        return self.w.lib.ae_eval_step(self.dims.ctypes.data, self.pointers[part], self.fparams.ctypes.data,
+                                       len(slots), slots.ctypes.data, tokens.ctypes.data, self.position,
+                                       out.ctypes.data)
+
     def step(self, tokens: np.ndarray, slots: np.ndarray) -> np.ndarray:
         """Feed tokens (R,) int64 at ``position`` to the slots (R,) int32 (distinct, contiguous arrays) →
         the next piece of each, (R,) int64 (a view, overwritten by the next step); advances position."""
         rows = len(slots)
         assert tokens.dtype == np.int64 and slots.dtype == np.int32 and len(tokens) == rows <= self.rows
-        rc = self.w.lib.ae_eval_step(self.dims.ctypes.data, self.pointers, self.fparams.ctypes.data, rows,
-                                     slots.ctypes.data, tokens.ctypes.data, self.position, self.picked.ctypes.data)
-        if rc != 0:
-            raise ValueError(f"the native evaluation step refused its input ({rc}: a token, slot or position "
-                             f"out of range)")
+        split = _split(rows, self.threads) if len(self.pointers) > 1 else None
+        if split is None:
+            codes = [self._run(0, tokens, slots, self.picked)]
+        else:  # the later rows on the pool's thread (ctypes lets go of the GIL), the first ones here
+            later = _pool().submit(self._run, 1, tokens[split:], slots[split:], self.picked[split:rows])
+            codes = [self._run(0, tokens[:split], slots[:split], self.picked[:split]), later.result()]
+        if any(codes):
+            raise ValueError(f"the native evaluation step refused its input ({min(codes)}: a token, slot or "
+                             f"position out of range)")
         self.position += 1
         return self.picked[:rows]
 
     def logits(self, rows: int) -> np.ndarray:
-        """The last step's logits of its first ``rows`` rows, (rows, V): the scratch's, for tests."""
+        """The last one-call step's logits of its first ``rows`` rows, (rows, V): the scratch's, for tests."""
         w, b = self.w, self.rows
         start = b * (6 * w.d + w.d_ff)
-        return self.scratch[start: start + rows * self.v_pad].reshape(rows, self.v_pad)[:, : w.vocab]
+        return self.scratch[0][0][start: start + rows * self.v_pad].reshape(rows, self.v_pad)[:, : w.vocab]
+
+
+_SPLIT_ROWS = 8  # fewer rows than this run as one call: the second thread's hand-over costs ~20-50 µs
+
+
+def _split(rows: int, threads: int | None) -> int | None:
+    """Where two threads divide ``rows`` (a whole number of the kernel's blocks of 4 rows for the first),
+    or None: one call (one thread asked for, or too few rows)."""
+    threads = torch.get_num_threads() if threads is None else threads
+    if threads < 2 or rows < _SPLIT_ROWS:
+        return None
+    return min(rows - 1, -(-(rows // 2) // 4) * 4)
+
+
+@functools.cache
+def _pool() -> ThreadPoolExecutor:
+    """The second thread of a divided step or product, made on first use and kept."""
+    return ThreadPoolExecutor(max_workers=1, thread_name_prefix="eval-step")

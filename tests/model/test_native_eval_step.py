@@ -81,6 +81,8 @@ def test_the_packed_product_is_the_int8_product_of_each_row_alone(k, n):
     assert np.linalg.norm(got - exact) / np.linalg.norm(exact) < 0.02  # int8, and close
     alone = np.concatenate([w.product(packed, x[i:i + 1].numpy())[:, :n] for i in range(9)])
     assert np.array_equal(alone, got)  # a row's numbers never depend on the other rows
+    for threads in (1, 2):  # two threads take half the rows each: the same bits
+        assert np.array_equal(w.product(packed, x.numpy(), threads=threads)[:, :n], got)
     relu = w.product(packed, x.numpy(), relu=True)[:, :n]
     assert np.array_equal(relu, np.maximum(got, 0))
 
@@ -98,7 +100,7 @@ def test_a_steps_logits_are_the_int8_reference(changes):
     with torch.inference_mode():
         memory, _ = model.encode(src)
         cross = [layer.cross_attn.project_kv(memory) for layer in model.decoder]
-        batch = EvalBatch(w, cross, src, capacity=6)
+        batch = EvalBatch(w, cross, src, capacity=6, threads=1)
         mask = (src != 0)[:, None, None, :]
         caches = [([], []) for _ in model.decoder]
         feed = [[BOS_ID] * 3, [20, 21, 22], [23, 24, 25], [26, 27, 28]]
@@ -136,7 +138,7 @@ def test_a_sentence_decodes_alike_alone_and_in_any_batch(monkeypatch):
     assert search.greedy(copy, batch, 9, head_masks=masks) is not None and len(calls) == 5  # PyTorch's path
 
 
-def test_a_sentences_int8_translation_does_not_depend_on_its_batch():
+def test_a_sentences_int8_translation_does_not_depend_on_its_batch(monkeypatch):
     """Every product quantises each row alone and attention sums each key the same way whatever the
     padding, so a sentence's encoder output and translation are the same bits alone and in a batch
     (fbgemm's products quantise a whole call with one scale: there they were not)."""
@@ -156,6 +158,14 @@ def test_a_sentences_int8_translation_does_not_depend_on_its_batch():
             assert torch.equal(memory[row, : len(encoded[i])], alone[0])
     _, together = decode_batches(copy, loaded.tokenizer, texts, threads=1)
     assert together == [decode_batches(copy, loaded.tokenizer, [t], threads=1)[1][0] for t in texts]
+    # On two threads each step and product is two calls of half the rows at once: the same translations.
+    from model.native import eval_engine
+    calls = []
+    real = eval_engine.EvalBatch._run
+    monkeypatch.setattr(eval_engine.EvalBatch, "_run",
+                        lambda self, part, *a: calls.append(part) or real(self, part, *a))
+    assert decode_batches(copy, loaded.tokenizer, texts, threads=2)[1] == together
+    assert 1 in calls and 0 in calls
 
 
 def test_rows_leave_as_they_end_and_the_built_in_model_mostly_agrees_with_fp32():
