@@ -47,6 +47,8 @@ def _f32(t: Tensor) -> np.ndarray:
 
 
 def supports(model: Transformer) -> bool:
+    """Whether eval_step.c computes ``model``'s decoder: ReLU (the paper's), widths of whole blocks of 16
+    (its quantising loop reads 16 at a time), on the CPU."""
     cfg = model.cfg
     return (cfg.activation == "relu" and cfg.d_model % cfg.n_heads == 0 and cfg.d_model % 16 == 0
             and cfg.d_ff % 16 == 0 and next(model.parameters()).device.type == "cpu")
