@@ -233,7 +233,7 @@ def build_parser() -> argparse.ArgumentParser:
             s.add_argument("--tokenize", choices=("13a", "zh", "char", "intl", "none"), default=None,
                            help="sacrebleu's BLEU tokenizer (default: zh for Chinese references, 13a otherwise)")
             s.add_argument("--int8", action="store_true",
-                           help="translate with every product in int8 (CPU): about twice as fast, the scores "
+                           help="translate with every product in int8 (CPU): 2-3 times as fast, the scores "
                                 "of the int8 model (a few sentences translate differently from fp32)")
 
     av = sub.add_parser("average", help="average the weights of several checkpoints (Vaswani et al. 6.1)")

@@ -119,12 +119,15 @@ def fits_weight_only(in_features: int) -> bool:
 
 class Int8Attention(MultiHeadAttention):
     """MultiHeadAttention with int8 projections; W^Q alone has its own packed copy for cross-attention
-    (``own_query``; an encoder's self-attention never needs it)."""
+    (``own_query``; an encoder's self-attention never needs it). product(weight, bias): the module of W^{QKV}
+    and W^O (default ``Int8Linear`` with ``weight_only``)."""
 
-    def __init__(self, attn: MultiHeadAttention, weight_only: bool | None = None, own_query: bool = True) -> None:
+    def __init__(self, attn: MultiHeadAttention, weight_only: bool | None = None, own_query: bool = True,
+                 product=None) -> None:
         d = attn.w_o.in_features
         super().__init__(d, attn.n_heads, attn.attn_dropout)
-        self.w_qkv, self.w_o = Int8Linear.of(attn.w_qkv, weight_only), Int8Linear.of(attn.w_o, weight_only)
+        make = product or (lambda weight, bias: Int8Linear(weight, bias, weight_only=weight_only))
+        self.w_qkv, self.w_o = make(attn.w_qkv.weight, attn.w_qkv.bias), make(attn.w_o.weight, attn.w_o.bias)
         self.w_q = (Int8Linear(attn.w_qkv.weight, attn.w_qkv.bias, rows=d, weight_only=weight_only) if own_query
                     else None)
 

@@ -34,6 +34,7 @@ everything the window shows stays fp32.
 from __future__ import annotations
 
 import copy
+import functools
 
 import torch
 from torch import Tensor, nn
@@ -52,12 +53,11 @@ class _EncoderInt8Attention(Int8Attention):
     SDPA took ~1.7 ms a layer for 64 sentences of ~12 pieces, one thread). Anything but plain
     self-attention (weights asked for, head masks, packing) goes through the modules' path."""
 
-    def __init__(self, attn: MultiHeadAttention) -> None:
-        super().__init__(attn, own_query=False)  # the encoder never projects a query alone
+    def __init__(self, attn: MultiHeadAttention, product) -> None:
+        super().__init__(attn, own_query=False, product=product)  # the encoder never projects a query alone
 
     def forward(self, x: Tensor, memory: Tensor | None = None, mask: Tensor | None = None, **kwargs):
         if memory is None and all(v is None or v is False for v in kwargs.values()):
-            b, t, _ = x.shape
             q, k, v = (self._split(a) for a in self.w_qkv(x).chunk(3, dim=-1))  # (B, H, T, d_k) views
             out = attend_positions(q, k, v, mask)  # (B, T, D), the heads concatenated
             if out is not None:
@@ -69,10 +69,10 @@ class _CrossInt8Attention(Int8Attention):
     """Cross-attention with the K/V projection of the encoder's output in int8 too (the search copy keeps
     it fp32: once per sentence there, once per batch of 64 × S rows here)."""
 
-    def __init__(self, attn: MultiHeadAttention) -> None:
-        super().__init__(attn)
+    def __init__(self, attn: MultiHeadAttention, product) -> None:
+        super().__init__(attn)  # the step's products: fbgemm (the PyTorch path's)
         d = attn.w_o.in_features
-        self.w_kv = Int8Linear(attn.w_qkv.weight[d:], attn.w_qkv.bias[d:])  # rows of [W^K; W^V]
+        self.w_kv = product(attn.w_qkv.weight[d:], attn.w_qkv.bias[d:])  # rows of [W^K; W^V]
 
     def _cross_products(self, x: Tensor | None, memory: Tensor) -> tuple[Tensor | None, Tensor]:
         return None if x is None else self._query(x), self.w_kv(memory)
@@ -98,9 +98,9 @@ class _Int8FeedForward(PositionwiseFeedForward):
     """FFN with int8 products; with ReLU, the first product and ReLU are one fbgemm call
     (``linear_relu_dynamic``: the same numbers, one pass over the hidden layer fewer)."""
 
-    def __init__(self, ff: PositionwiseFeedForward) -> None:
+    def __init__(self, ff: PositionwiseFeedForward, product) -> None:
         super().__init__(ff.w_1.in_features, ff.w_1.out_features, ff.activation)
-        self.w_1, self.w_2 = Int8Linear.of(ff.w_1), Int8Linear.of(ff.w_2)
+        self.w_1, self.w_2 = product(ff.w_1.weight, ff.w_1.bias), product(ff.w_2.weight, ff.w_2.bias)
 
     def forward(self, x: Tensor) -> Tensor:
         w_1 = self.w_1
@@ -112,12 +112,12 @@ class _Int8FeedForward(PositionwiseFeedForward):
         return super().forward(x)
 
 
-def _int8_encoder_layer(layer: EncoderLayer) -> EncoderLayer:
+def _int8_encoder_layer(layer: EncoderLayer, product) -> EncoderLayer:
     """A copy of an encoder layer whose products are int8; its layer norms are shared, not copied."""
     out = copy.copy(layer)  # shallow, then its own table of sub-modules before replacing any
     out._modules = dict(layer._modules)
-    out.self_attn = _EncoderInt8Attention(layer.self_attn)
-    out.feed_forward = _Int8FeedForward(layer.feed_forward)
+    out.self_attn = _EncoderInt8Attention(layer.self_attn, product)
+    out.feed_forward = _Int8FeedForward(layer.feed_forward, product)
     return out
 
 
@@ -130,25 +130,15 @@ class Int8EvalModel(Int8SearchModel):
 
     def __init__(self, model: Transformer) -> None:
         super().__init__(model, weight_only=False)
-        self.encoder = nn.ModuleList(_int8_encoder_layer(layer) for layer in model.encoder)
-        for mine, theirs in zip(self.decoder, model.decoder):
-            mine.cross_attn = _CrossInt8Attention(theirs.cross_attn)
         # Greedy decoding's steps in one C call each where this CPU has AVX-512 VNNI (model/native/
-        # eval_engine.py), and the encoder's and cross-attention's products through the same kernel, each
-        # row quantised alone: a sentence then translates the same in any batch. None: through PyTorch,
-        # fbgemm and StepRunner (a call's rows share one activation scale there).
+        # eval_engine.py), and the encoder's and cross-attention's K/V products through the same kernel,
+        # each row quantised alone: a sentence then translates the same in any batch. None: through
+        # PyTorch, fbgemm and StepRunner (a call's rows share one activation scale there).
         self.eval_weights = w = EvalWeights.of(model)
-        if w is not None:
-            for mine, theirs in zip(self.encoder, model.encoder):
-                sa, ff = theirs.self_attn, theirs.feed_forward
-                mine.self_attn.w_qkv = _RowInt8Linear(sa.w_qkv.weight, sa.w_qkv.bias, w)
-                mine.self_attn.w_o = _RowInt8Linear(sa.w_o.weight, sa.w_o.bias, w)
-                mine.feed_forward.w_1 = _RowInt8Linear(ff.w_1.weight, ff.w_1.bias, w)
-                mine.feed_forward.w_2 = _RowInt8Linear(ff.w_2.weight, ff.w_2.bias, w)
-            for mine, theirs in zip(self.decoder, model.decoder):
-                d = theirs.cross_attn.w_o.in_features
-                w_qkv = theirs.cross_attn.w_qkv
-                mine.cross_attn.w_kv = _RowInt8Linear(w_qkv.weight[d:], w_qkv.bias[d:], w)
+        product = Int8Linear if w is None else functools.partial(_RowInt8Linear, engine=w)
+        self.encoder = nn.ModuleList(_int8_encoder_layer(layer, product) for layer in model.encoder)
+        for mine, theirs in zip(self.decoder, model.decoder):
+            mine.cross_attn = _CrossInt8Attention(theirs.cross_attn, product)
         self.eval()
 
 

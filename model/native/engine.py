@@ -31,10 +31,11 @@ _HEAD, _PER_LAYER = 8, 28  # pointers before the layers, and per layer (draft_st
 def _int8(weight: Tensor, bias: Tensor | None) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
     """The int8 rows of a (N, K) weight, their fp32 scales (the int8 copy's rounding), the fp32 bias."""
     rows, scale = per_row_int8(weight)
-    return rows.numpy(), scale.numpy(), None if bias is None else _f32(bias)
+    return rows.numpy(), scale.numpy(), None if bias is None else fp32_array(bias)
 
 
-def _f32(t: Tensor) -> np.ndarray:
+def fp32_array(t: Tensor) -> np.ndarray:
+    """A contiguous fp32 NumPy copy (or view) of a tensor, for the C steps to read."""
     return np.ascontiguousarray(t.detach().float().cpu().numpy())
 
 
@@ -58,7 +59,7 @@ class NativeWeights:
         cfg = model.cfg
         self.lib, self.cfg = lib, cfg
         self.d, self.heads, self.d_k, self.d_ff = cfg.d_model, cfg.n_heads, cfg.d_model // cfg.n_heads, cfg.d_ff
-        self.embedding = _f32(model.embedding.weight)  # the target side's table
+        self.embedding = fp32_array(model.embedding.weight)  # the target side's table
         self.embed_scale = float(model.embed_scale)
         self.output = _int8(model.output_projection, model.final_logits_bias)
         self.layers = []
@@ -69,7 +70,7 @@ class NativeWeights:
                 _int8(sa.w_qkv.weight, sa.w_qkv.bias), _int8(sa.w_o.weight, sa.w_o.bias),
                 _int8(ca.w_qkv.weight[:d], ca.w_qkv.bias[:d]), _int8(ca.w_o.weight, ca.w_o.bias),
                 _int8(ff.w_1.weight, ff.w_1.bias), _int8(ff.w_2.weight, ff.w_2.bias)]
-            norms = [_f32(t) for n in (layer.norm_1, layer.norm_2, layer.norm_3) for t in (n.weight, n.bias)]
+            norms = [fp32_array(t) for n in (layer.norm_1, layer.norm_2, layer.norm_3) for t in (n.weight, n.bias)]
             self.layers.append((products, norms))
         self.eps = float(model.decoder[0].norm_1.eps)
         self.positional = model.positional
@@ -90,7 +91,7 @@ class NativeWeights:
             return cls(model, lib)
 
     def positions(self, capacity: int) -> np.ndarray:
-        return _f32(self.positional(capacity, 0))
+        return fp32_array(self.positional(capacity, 0))
 
 
 class NativeDraft:
@@ -100,7 +101,7 @@ class NativeDraft:
         w = self.weights = weights
         self.capacity, self.position = capacity, 0
         src_len = cross_kv[0][0].size(2)
-        self.cross = [(_f32(k[0]), _f32(v[0])) for k, v in cross_kv]  # (H, S, d_k) each
+        self.cross = [(fp32_array(k[0]), fp32_array(v[0])) for k, v in cross_kv]  # (H, S, d_k) each
         shape = (w.heads, capacity, w.d_k)
         self.caches = [(np.empty(shape, np.float32), np.empty(shape, np.float32)) for _ in w.layers]
         self.pe = w.positions(capacity)

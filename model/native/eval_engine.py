@@ -21,7 +21,7 @@ from torch import Tensor
 
 from model.decoding.int8 import per_row_int8
 from model.native import build
-from model.native.engine import pointer
+from model.native.engine import fp32_array, pointer
 from model.transformer import Transformer
 
 _HEAD, _PER_LAYER = 10, 34  # pointers before the layers, and per layer (eval_step.c's enums)
@@ -38,12 +38,8 @@ def pack_int8(weight: Tensor, bias: Tensor | None) -> tuple[np.ndarray, np.ndarr
     packed = np.ascontiguousarray(w.reshape(-1, 16, k // 4, 4).transpose(0, 2, 1, 3))
     colsum = w.astype(np.int32).sum(axis=1, dtype=np.int32)
     scales = np.concatenate([scale.numpy(), np.zeros(n_pad, np.float32)]).astype(np.float32)
-    b = None if bias is None else np.concatenate([_f32(bias), np.zeros(n_pad, np.float32)])
+    b = None if bias is None else np.concatenate([fp32_array(bias), np.zeros(n_pad, np.float32)])
     return packed, colsum, scales, b
-
-
-def _f32(t: Tensor) -> np.ndarray:
-    return np.ascontiguousarray(t.detach().float().cpu().numpy())
 
 
 def supports(model: Transformer) -> bool:
@@ -62,7 +58,7 @@ class EvalWeights:
         self.lib, self.cfg = lib, cfg
         self.d, self.heads, self.d_ff = cfg.d_model, cfg.n_heads, cfg.d_ff
         self.d_k = self.d // self.heads
-        self.embedding = _f32(model.embedding.weight)  # the target side's table
+        self.embedding = fp32_array(model.embedding.weight)  # the target side's table
         self.vocab = self.embedding.shape[0]
         self.embed_scale, self.eps = float(model.embed_scale), float(model.decoder[0].norm_1.eps)
         self.positional = model.positional
@@ -74,7 +70,7 @@ class EvalWeights:
             products = [pack_int8(sa.w_qkv.weight, sa.w_qkv.bias), pack_int8(sa.w_o.weight, sa.w_o.bias),
                         pack_int8(ca.w_qkv.weight[:d], ca.w_qkv.bias[:d]), pack_int8(ca.w_o.weight, ca.w_o.bias),
                         pack_int8(ff.w_1.weight, ff.w_1.bias), pack_int8(ff.w_2.weight, ff.w_2.bias)]
-            norms = [_f32(t) for n in (layer.norm_1, layer.norm_2, layer.norm_3) for t in (n.weight, n.bias)]
+            norms = [fp32_array(t) for n in (layer.norm_1, layer.norm_2, layer.norm_3) for t in (n.weight, n.bias)]
             self.layers.append((products, norms))
         # Each layer's weight pointers in eval_step.c's order, made once (the slots' four come per batch).
         self.layer_pointers = [[pointer(a) for product in products for a in product] + [pointer(n) for n in norms]
@@ -148,12 +144,12 @@ class EvalBatch:
         cfg, b, s_len = w.cfg, src.size(0), src.size(1)
         self.w, self.position, self.capacity, self.threads = w, 0, max(1, capacity), threads
         cap = self.capacity
-        self.cross = [(_f32(k), _f32(v)) for k, v in cross_kv]  # contiguous (B, H, S, d_k)
+        self.cross = [(fp32_array(k), fp32_array(v)) for k, v in cross_kv]  # contiguous (B, H, S, d_k)
         real = (src != cfg.pad_id).to(torch.uint8)
         self.mask = None if bool(real.all()) else np.ascontiguousarray(real.numpy())
         shape = (b, w.heads, cap, w.d_k)
         self.caches = [(np.empty(shape, np.float32), np.empty(shape, np.float32)) for _ in w.layers]
-        self.pe = _f32(w.positional(cap, 0).reshape(cap, w.d))
+        self.pe = fp32_array(w.positional(cap, 0).reshape(cap, w.d))
         self.v_pad = w.output[0].shape[0] * 16
         blocks = -(-b // 4) * 4
         parts = 1 if _split(b, threads) is None else 2

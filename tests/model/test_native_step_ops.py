@@ -124,13 +124,14 @@ def test_a_caches_rows_keep_their_positions_and_room():
 def test_the_copys_fused_product_and_relu_equal_the_two_calls():
     model = config_model(5)
     ff = model.encoder[0].feed_forward
-    fused = _Int8FeedForward(ff)
+    fused = _Int8FeedForward(ff, int8.Int8Linear)
     x = torch.randn(6, 32)
     with torch.inference_mode():
         want = fused.w_2(torch.relu(fused.w_1(x)))
         assert torch.equal(fused(x), want)
         assert torch.equal(_activated(fused)(x), torch.relu(fused.w_1(x)))
-    assert _Int8FeedForward(config_model(5, activation="swish").encoder[0].feed_forward)(x).shape == (6, 32)
+    swish = config_model(5, activation="swish").encoder[0].feed_forward
+    assert _Int8FeedForward(swish, int8.Int8Linear)(x).shape == (6, 32)
 
 
 @needs_int8
